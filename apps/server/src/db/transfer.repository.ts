@@ -1,0 +1,143 @@
+import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
+import type {
+  NewTransferEvent,
+  TransferFileRecord,
+  TransferRecord,
+  TransferRepository,
+} from '../services/ports.js';
+import type { Database } from './client.js';
+import { downloads, transferEvents, transferFiles, transfers } from './schema.js';
+
+export class PgTransferRepository implements TransferRepository {
+  constructor(private readonly db: Database) {}
+
+  async create(
+    transfer: Omit<TransferRecord, 'downloadCount' | 'createdAt'>,
+    files: Array<Omit<TransferFileRecord, 'createdAt'>>,
+    event: NewTransferEvent,
+  ): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.insert(transfers).values(transfer);
+      // Large transfers hold thousands of files: insert in slices below PostgreSQL's parameter limit.
+      for (let i = 0; i < files.length; i += 1000)
+        await tx.insert(transferFiles).values(files.slice(i, i + 1000));
+      await tx.insert(transferEvents).values({ transferId: transfer.id, ...event, data: event.data ?? {} });
+    });
+  }
+
+  async find(id: string): Promise<TransferRecord | null> {
+    const rows = await this.db.select().from(transfers).where(eq(transfers.id, id)).limit(1);
+    return (rows[0] as TransferRecord | undefined) ?? null;
+  }
+
+  async files(transferId: string): Promise<TransferFileRecord[]> {
+    return this.db
+      .select()
+      .from(transferFiles)
+      .where(eq(transferFiles.transferId, transferId))
+      .orderBy(asc(transferFiles.position));
+  }
+
+  async file(transferId: string, fileId: string): Promise<TransferFileRecord | null> {
+    const rows = await this.db
+      .select()
+      .from(transferFiles)
+      .where(and(eq(transferFiles.transferId, transferId), eq(transferFiles.id, fileId)))
+      .limit(1);
+    return rows[0] ?? null;
+  }
+
+  async bindUpload(transferId: string, fileId: string, uploadId: string): Promise<boolean> {
+    const rows = await this.db
+      .update(transferFiles)
+      .set({ uploadId })
+      .where(
+        and(
+          eq(transferFiles.transferId, transferId),
+          eq(transferFiles.id, fileId),
+          isNull(transferFiles.uploadedAt),
+          or(isNull(transferFiles.uploadId), eq(transferFiles.uploadId, uploadId)),
+        ),
+      )
+      .returning({ id: transferFiles.id });
+    return rows.length === 1;
+  }
+
+  async markFileUploaded(
+    transferId: string,
+    fileId: string,
+    digest: { sha256: string; crc32: number; blobKey: string },
+  ): Promise<void> {
+    await this.db
+      .update(transferFiles)
+      .set({ sha256: digest.sha256, crc32: digest.crc32, blobKey: digest.blobKey, uploadedAt: new Date() })
+      .where(and(eq(transferFiles.transferId, transferId), eq(transferFiles.id, fileId)));
+  }
+
+  async resetFile(transferId: string, fileId: string): Promise<void> {
+    await this.db
+      .update(transferFiles)
+      .set({ sha256: null, crc32: null, blobKey: null, uploadedAt: null, uploadId: null })
+      .where(and(eq(transferFiles.transferId, transferId), eq(transferFiles.id, fileId)));
+  }
+
+  async enable(transferId: string, events: NewTransferEvent[]): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(transfers)
+        .set({ status: 'ENABLED', updatedAt: new Date() })
+        .where(and(eq(transfers.id, transferId), eq(transfers.status, 'UPLOADING')))
+        .returning({ id: transfers.id });
+      if (rows.length !== 1) return false;
+      await tx.insert(transferEvents).values(events.map((e) => ({ transferId, ...e, data: e.data ?? {} })));
+      return true;
+    });
+  }
+
+  async consumeDownload(
+    transferId: string,
+    download: {
+      fileId: string | null;
+      kind: 'file' | 'zip';
+      downloaderEmail?: string;
+      userSecret?: string;
+      ip?: string;
+      userAgent?: string;
+    },
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      // One conditional UPDATE: the row lock serialises racing downloads, so the count can never pass the limit.
+      const rows = await tx
+        .update(transfers)
+        .set({ downloadCount: sql`${transfers.downloadCount} + 1` })
+        .where(
+          and(
+            eq(transfers.id, transferId),
+            or(isNull(transfers.maxDownloads), sql`${transfers.downloadCount} < ${transfers.maxDownloads}`),
+          ),
+        )
+        .returning({ id: transfers.id });
+      if (rows.length !== 1) return false;
+      await tx.insert(downloads).values({ transferId, ...download });
+      return true;
+    });
+  }
+
+  async addEvent(transferId: string, event: NewTransferEvent): Promise<void> {
+    await this.db.insert(transferEvents).values({ transferId, ...event, data: event.data ?? {} });
+  }
+
+  async events(transferId: string): Promise<Array<NewTransferEvent & { createdAt: Date }>> {
+    const rows = await this.db
+      .select()
+      .from(transferEvents)
+      .where(eq(transferEvents.transferId, transferId))
+      .orderBy(asc(transferEvents.id));
+    return rows.map((r) => ({
+      type: r.type as NewTransferEvent['type'],
+      actor: r.actor,
+      data: r.data,
+      createdAt: r.createdAt,
+    }));
+  }
+}

@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../services/app-error.js';
+import { errorBody } from './errors.plugin.js';
+
+/**
+ * Serves the built web app: hashed assets cached for a year, and index.html for every other GET outside /api
+ * so the client-side router can take any route of spec §2.
+ */
+export async function registerWeb(app: FastifyInstance, webDist: string): Promise<void> {
+  const index = path.join(webDist, 'index.html');
+  const hasWeb = existsSync(index);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  } else {
+    app.log.warn({ webDist }, 'the web app is not built (npm run build); only the API is served');
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0]!;
+    if (hasWeb && (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/')) {
+      return reply
+        .header('Cache-Control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .sendFile('index.html');
+    }
+    return reply
+      .status(404)
+      .send(errorBody(new AppError('NOT_FOUND', `No route ${request.method} ${pathname}.`)));
+  });
+}

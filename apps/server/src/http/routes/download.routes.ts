@@ -1,0 +1,110 @@
+import {
+  CheckPasswordRequest,
+  CheckPasswordResponse,
+  DownloadInfo,
+  DownloadLinkQuery,
+  DownloadLinkResponse,
+  ErrorBody,
+  TransferId,
+} from '@ferry/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { DownloadContext, DownloadService } from '../../services/download.service.js';
+import { contentDisposition, parseRange } from '../http-range.js';
+
+const errors = {
+  400: ErrorBody,
+  401: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+  410: ErrorBody,
+  429: ErrorBody,
+};
+
+export const downloadRoutes =
+  (downloads: DownloadService, originOf: (host: string, protocol: string) => string): FastifyPluginAsyncZod =>
+  async (app) => {
+    const ctx = (r: {
+      ip: string;
+      headers: Record<string, unknown>;
+      host: string;
+      protocol: string;
+    }): DownloadContext => ({
+      ip: r.ip,
+      userAgent: typeof r.headers['user-agent'] === 'string' ? r.headers['user-agent'] : undefined,
+      origin: originOf(r.host, r.protocol),
+    });
+
+    app.get(
+      '/api/transfer/downloads/info',
+      {
+        schema: {
+          tags: ['downloads'],
+          querystring: z.object({
+            transferId: TransferId,
+            password: z.string().max(256).optional(),
+            userSecret: z.string().max(200).optional(),
+          }),
+          response: { 200: DownloadInfo, ...errors },
+        },
+      },
+      async (request) => downloads.info(request.query, ctx(request)),
+    );
+
+    app.get(
+      '/api/transfer/downloads/link',
+      {
+        schema: {
+          tags: ['downloads'],
+          querystring: DownloadLinkQuery,
+          response: { 200: DownloadLinkResponse, ...errors },
+        },
+      },
+      async (request) => downloads.link(request.query, ctx(request)),
+    );
+
+    app.post(
+      '/api/transfer/downloads/check-password',
+      {
+        schema: {
+          tags: ['downloads'],
+          body: CheckPasswordRequest,
+          response: { 200: CheckPasswordResponse, ...errors },
+        },
+      },
+      async (request) => {
+        await downloads.checkPassword(request.body.transferId, request.body.password, ctx(request));
+        return { ok: true as const };
+      },
+    );
+
+    app.get(
+      '/api/transfer/downloads/blob/:token',
+      { schema: { tags: ['downloads'], params: z.object({ token: z.string().max(2000) }) } },
+      async (request, reply) => {
+        const body = await downloads.body(request.params.token);
+        const range = parseRange(request.headers.range, body.size);
+        reply
+          .header('Content-Type', body.contentType)
+          .header('Content-Disposition', contentDisposition(body.fileName))
+          .header('Accept-Ranges', 'bytes')
+          .header('ETag', body.etag)
+          .header('Last-Modified', body.lastModified.toUTCString())
+          .header('Cache-Control', 'private, no-transform')
+          .header('Content-Security-Policy', "default-src 'none'; sandbox");
+        if (range === 'unsatisfiable') {
+          return reply.status(416).header('Content-Range', `bytes */${body.size}`).send();
+        }
+        const ifRange = request.headers['if-range'];
+        const useRange = range && (!ifRange || ifRange === body.etag) ? range : undefined;
+        if (useRange) {
+          reply.status(206).header('Content-Range', `bytes ${useRange.start}-${useRange.end}/${body.size}`);
+          reply.header('Content-Length', String(useRange.end - useRange.start + 1));
+        } else {
+          reply.header('Content-Length', String(body.size));
+        }
+        if (request.method === 'HEAD' || body.size === 0) return reply.send();
+        return reply.send(await body.open(useRange));
+      },
+    );
+  };

@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { buildApp, redactUrl } from './app.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { connectDatabase, runMigrations } from './db/client.js';
+import { startEmbeddedPostgres } from './db/embedded.js';
+import { PgTransferRepository } from './db/transfer.repository.js';
+import { DataDirLock } from './lib/data-dir-lock.js';
+import { MemoryRateLimiter } from './ratelimit/memory.js';
+import { Argon2PasswordHasher } from './security/argon2.js';
+import { Signer } from './security/secrets.js';
+import { DownloadService } from './services/download.service.js';
+import { TransferService } from './services/transfer.service.js';
+import { HashingDataStore } from './storage/hashing-store.js';
+import { createLocalStorage } from './storage/local.js';
+
+export const VERSION: string = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8'),
+).version;
+
+export interface Ferry {
+  app: FastifyInstance;
+  config: Config;
+  /** Stops accepting requests, lets in-flight ones finish, then closes the database and the data dir. */
+  close(): Promise<void>;
+}
+
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({
+    level: config.logLevel,
+    serializers: {
+      req: (req: { id: string; method: string; url: string; ip?: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: redactUrl(req.url),
+        ip: req.ip,
+      }),
+    },
+  });
+}
+
+async function secretKey(config: Config): Promise<string> {
+  if (config.secretKey) return config.secretKey;
+  const file = path.join(config.dataDir, 'secret.key');
+  if (existsSync(file)) return (await fs.readFile(file, 'utf8')).trim();
+  const key = randomBytes(32).toString('base64url');
+  await fs.writeFile(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
+  return key;
+}
+
+/** The composition root: the one place that picks concrete adapters and wires services to them. */
+export async function createFerry(config: Config, logger: Logger = createLogger(config)): Promise<Ferry> {
+  const cleanups: Array<() => Promise<void>> = [];
+  const closeAll = async () => {
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch((err) => logger.error({ err }, 'shutdown step failed'));
+  };
+  try {
+    let databaseUrl = config.databaseUrl;
+    await fs.mkdir(config.dataDir, { recursive: true });
+    if (!databaseUrl) {
+      // The embedded default owns its data dir; external PostgreSQL lets many instances share one.
+      const lock = await DataDirLock.acquire(config.dataDir);
+      cleanups.push(() => lock.release());
+      const embedded = await startEmbeddedPostgres(config.dataDir, logger);
+      cleanups.push(() => embedded.stop());
+      databaseUrl = embedded.url;
+    }
+    const database = connectDatabase(databaseUrl);
+    cleanups.push(() => database.close());
+    await runMigrations(database);
+
+    const storage = await createLocalStorage(path.join(config.dataDir, 'files'));
+    const uploadStore = new HashingDataStore(storage);
+    const repo = new PgTransferRepository(database.db);
+    const passwords = new Argon2PasswordHasher();
+    const transfers = new TransferService(repo, passwords, {
+      uploadBlobKey: (id) => storage.uploadBlobKey(id),
+      async discardUpload(id) {
+        uploadStore.forget(id);
+        await storage.tusStore.remove(id).catch(() => undefined);
+      },
+    });
+    const downloads = new DownloadService(
+      repo,
+      passwords,
+      new MemoryRateLimiter(),
+      storage.blobs,
+      new Signer(await secretKey(config)),
+      { attempts: config.passwordAttempts, windowSeconds: config.passwordWindowSeconds },
+      config.downloadLinkTtlSeconds,
+    );
+    const app = await buildApp({ config, logger, version: VERSION, transfers, downloads, uploadStore });
+    cleanups.push(() => app.close());
+    return { app, config, close: closeAll };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+async function run(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(2);
+  }
+  const logger = createLogger(config);
+  let ferry: Ferry;
+  try {
+    ferry = await createFerry(config, logger);
+    await ferry.app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed');
+    process.exit(1);
+  }
+  logger.info(`${config.productName} is ready at ${config.publicUrl ?? `http://localhost:${config.port}`}`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.warn('in-flight requests did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownGraceSeconds * 1000);
+    force.unref();
+    ferry.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+const entry = process.argv[1] ? realpathSync(process.argv[1]) : '';
+if (entry === fileURLToPath(import.meta.url)) await run();

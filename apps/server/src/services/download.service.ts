@@ -1,0 +1,245 @@
+import type { Readable } from 'node:stream';
+import { type DownloadInfo, DownloadLinkQuery, type DownloadLinkResponse } from '@ferry/core';
+import type { Signer } from '../security/secrets.js';
+import type { ByteRange } from '../storage/blob-store.js';
+import { buildZipLayout, streamZipRange, type ZipLayout } from '../zip/index.js';
+import { AppError } from './app-error.js';
+import type {
+  PasswordHasher,
+  RateLimiter,
+  TransferFileRecord,
+  TransferRecord,
+  TransferRepository,
+} from './ports.js';
+import { toFile } from './transfer.service.js';
+
+export interface BlobReader {
+  read(key: string, range?: ByteRange): Promise<Readable>;
+}
+
+export interface DownloadContext {
+  ip: string;
+  userAgent?: string;
+  /** Origin the returned URLs start with. */
+  origin: string;
+}
+
+interface BlobTokenPayload {
+  t: string;
+  f: string | null;
+  e: number;
+}
+
+/** What the HTTP layer streams: a size, a name and a way to open any byte range of it. */
+export interface DownloadBody {
+  fileName: string;
+  contentType: string;
+  size: number;
+  lastModified: Date;
+  etag: string;
+  open(range?: ByteRange): Promise<Readable>;
+}
+
+export interface PasswordPolicy {
+  attempts: number;
+  windowSeconds: number;
+}
+
+export class DownloadService {
+  constructor(
+    private readonly repo: TransferRepository,
+    private readonly passwords: PasswordHasher,
+    private readonly limiter: RateLimiter,
+    private readonly blobs: BlobReader,
+    private readonly signer: Signer,
+    private readonly policy: PasswordPolicy,
+    private readonly linkTtlSeconds: number,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async info(query: { transferId: string; password?: string }, ctx: DownloadContext): Promise<DownloadInfo> {
+    const transfer = await this.available(query.transferId);
+    let locked = false;
+    if (transfer.passwordHash) {
+      if (query.password === undefined) locked = true;
+      else await this.checkPasswordOf(transfer, query.password, ctx);
+    }
+    const files = locked ? [] : (await this.repo.files(transfer.id)).map(toFile);
+    return {
+      transferId: transfer.id,
+      name: transfer.name,
+      message: locked ? null : transfer.message,
+      senderName: transfer.senderName,
+      status: transfer.status,
+      expiresAt: transfer.expiresAt.toISOString(),
+      passwordProtected: transfer.passwordHash !== null,
+      locked,
+      allowPreview: transfer.allowPreview,
+      fileCount: transfer.fileCount,
+      totalSize: transfer.totalSize,
+      downloadsLeft:
+        transfer.maxDownloads === null ? null : Math.max(0, transfer.maxDownloads - transfer.downloadCount),
+      files,
+    };
+  }
+
+  async checkPassword(transferId: string, password: string, ctx: DownloadContext): Promise<void> {
+    const transfer = await this.available(transferId);
+    if (!transfer.passwordHash) return;
+    await this.checkPasswordOf(transfer, password, ctx);
+  }
+
+  /** Issues a signed, short-lived URL for one file or the whole transfer as a ZIP; counts one download. */
+  async link(rawQuery: DownloadLinkQuery, ctx: DownloadContext): Promise<DownloadLinkResponse> {
+    const query = DownloadLinkQuery.parse(rawQuery);
+    const transfer = await this.available(query.transferId);
+    if (transfer.passwordHash) {
+      if (query.password === undefined)
+        throw new AppError('PASSWORD_REQUIRED', 'This transfer is protected by a password.');
+      await this.checkPasswordOf(transfer, query.password, ctx);
+    }
+    let file: TransferFileRecord | null = null;
+    if (query.fileId) {
+      file = await this.repo.file(transfer.id, query.fileId);
+      if (!file?.uploadedAt) throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
+    }
+    if (query.preview) {
+      if (!transfer.allowPreview)
+        throw new AppError('FORBIDDEN', 'Previews are turned off for this transfer.');
+    } else {
+      const counted = await this.repo.consumeDownload(transfer.id, {
+        fileId: file?.id ?? null,
+        kind: file ? 'file' : 'zip',
+        downloaderEmail: query.downloaderEmail,
+        userSecret: query.userSecret,
+        ip: ctx.ip,
+        userAgent: ctx.userAgent,
+      });
+      if (!counted) throw new AppError('TOO_MANY_DOWNLOADS', 'This transfer has reached its download limit.');
+    }
+    const expiresAt = Math.min(
+      this.now().getTime() + this.linkTtlSeconds * 1000,
+      transfer.expiresAt.getTime(),
+    );
+    const token = this.signer.sign({
+      t: transfer.id,
+      f: file?.id ?? null,
+      e: expiresAt,
+    } satisfies BlobTokenPayload);
+    const size = file ? file.size : buildZipLayout(zipEntries(await this.repo.files(transfer.id))).totalSize;
+    return {
+      url: `${ctx.origin}/api/transfer/downloads/blob/${token}`,
+      fileName: file ? file.name : zipName(transfer),
+      size,
+      sha256: file?.sha256 ?? null,
+      expiresAt: new Date(expiresAt).toISOString(),
+    };
+  }
+
+  /** Resolves a signed link to the bytes it stands for; a disabled or expired transfer stops serving at once. */
+  async body(token: string): Promise<DownloadBody> {
+    const payload = this.signer.verify<BlobTokenPayload>(token);
+    if (!payload || typeof payload.t !== 'string' || typeof payload.e !== 'number') {
+      throw new AppError('TRANSFER_NOT_FOUND', 'This download link is not valid.');
+    }
+    if (payload.e < this.now().getTime())
+      throw new AppError('TRANSFER_EXPIRED', 'This download link has expired.');
+    const transfer = await this.available(payload.t);
+    const etag = `"${transfer.id}-${payload.f ?? 'zip'}-${transfer.createdAt.getTime()}"`;
+    if (payload.f) {
+      const file = await this.repo.file(transfer.id, payload.f);
+      if (!file?.uploadedAt || !file.blobKey)
+        throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
+      const key = file.blobKey;
+      return {
+        fileName: file.name,
+        contentType: 'application/octet-stream',
+        size: file.size,
+        lastModified: file.uploadedAt,
+        etag,
+        open: (range) => this.blobs.read(key, range),
+      };
+    }
+    const layout: ZipLayout = buildZipLayout(zipEntries(await this.repo.files(transfer.id)));
+    return {
+      fileName: zipName(transfer),
+      contentType: 'application/zip',
+      size: layout.totalSize,
+      lastModified: transfer.createdAt,
+      etag,
+      open: async (range) =>
+        streamZipRange(
+          layout,
+          (key, start, end) => this.blobs.read(key, { start, end }),
+          range?.start ?? 0,
+          range?.end ?? layout.totalSize - 1,
+        ),
+    };
+  }
+
+  private async available(transferId: string): Promise<TransferRecord> {
+    const transfer = await this.repo.find(transferId);
+    if (!transfer || transfer.status === 'UPLOADING' || transfer.status === 'CLONING') {
+      throw new AppError('TRANSFER_NOT_FOUND', 'This transfer does not exist or is not ready yet.');
+    }
+    if (transfer.status === 'DISABLED' || transfer.status === 'DELETED' || transfer.status === 'RETAINED') {
+      throw new AppError('TRANSFER_DISABLED', 'This transfer is no longer available.');
+    }
+    if (transfer.expiresAt.getTime() <= this.now().getTime())
+      throw new AppError('TRANSFER_EXPIRED', 'This transfer has expired.');
+    return transfer;
+  }
+
+  /**
+   * Every guess is counted per transfer and address, so guessing is stopped with 429 after a few tries; a right
+   * password clears that address's count. Right and wrong guesses cost the same argon2 verification.
+   */
+  private async checkPasswordOf(
+    transfer: TransferRecord,
+    password: string,
+    ctx: DownloadContext,
+  ): Promise<void> {
+    const perAddress = `pw:${transfer.id}:${ctx.ip}`;
+    const perTransfer = `pw:${transfer.id}`;
+    const hit = await this.limiter.hit(perAddress, this.policy.attempts, this.policy.windowSeconds);
+    if (!hit.allowed) throw rateLimited(hit.retryAfterSeconds);
+    const ok = await this.passwords.verify(transfer.passwordHash!, password);
+    if (ok) {
+      await this.limiter.reset(perAddress);
+      return;
+    }
+    // Failures from every address together are bounded too, against guessing spread over many addresses.
+    const all = await this.limiter.hit(perTransfer, this.policy.attempts * 10, this.policy.windowSeconds);
+    if (!all.allowed) throw rateLimited(all.retryAfterSeconds);
+    throw new AppError('WRONG_PASSWORD', 'The password is not right.');
+  }
+}
+
+function rateLimited(retryAfterSeconds: number): AppError {
+  return new AppError('RATE_LIMITED', 'Too many attempts; wait before trying again.', { retryAfterSeconds });
+}
+
+function zipName(transfer: TransferRecord): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it strips
+  const base = (transfer.name ?? '').replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').trim();
+  return `${base || `ferry-${transfer.id}`}.zip`;
+}
+
+/** ZIP entries for the uploaded files: folders kept, duplicate paths renamed "name (2).ext". */
+export function zipEntries(files: TransferFileRecord[]) {
+  const used = new Set<string>();
+  const entries = [];
+  for (const f of files) {
+    if (!f.uploadedAt || !f.blobKey || f.crc32 === null) continue;
+    const wanted = f.relativePath ?? f.name;
+    let name = wanted;
+    for (let n = 2; used.has(name.toLowerCase()); n++) {
+      const dot = wanted.lastIndexOf('.');
+      const slash = wanted.lastIndexOf('/');
+      name = dot > slash + 1 ? `${wanted.slice(0, dot)} (${n})${wanted.slice(dot)}` : `${wanted} (${n})`;
+    }
+    used.add(name.toLowerCase());
+    entries.push({ name, size: f.size, crc32: f.crc32, modifiedAt: f.uploadedAt, key: f.blobKey });
+  }
+  return entries;
+}

@@ -1,0 +1,100 @@
+import type { TransferEventType, TransferStatus, TransferType } from '@ferry/core';
+
+export interface TransferRecord {
+  id: string;
+  type: TransferType;
+  status: TransferStatus;
+  name: string | null;
+  message: string | null;
+  passwordHash: string | null;
+  uploadTokenHash: string;
+  ownerId: string | null;
+  senderEmail: string | null;
+  senderName: string | null;
+  locale: string | null;
+  allowPreview: boolean;
+  maxDownloads: number | null;
+  downloadCount: number;
+  totalSize: number;
+  fileCount: number;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export interface TransferFileRecord {
+  transferId: string;
+  id: string;
+  /** Order the sender listed the files in. */
+  position: number;
+  name: string;
+  relativePath: string | null;
+  size: number;
+  sha256: string | null;
+  crc32: number | null;
+  uploadId: string | null;
+  blobKey: string | null;
+  uploadedAt: Date | null;
+  createdAt: Date;
+}
+
+export interface NewTransferEvent {
+  type: TransferEventType;
+  actor: string;
+  data?: Record<string, unknown>;
+}
+
+/** Persistence of transfers, their files and events. */
+export interface TransferRepository {
+  create(
+    transfer: Omit<TransferRecord, 'downloadCount' | 'createdAt'>,
+    files: Array<Omit<TransferFileRecord, 'createdAt'>>,
+    event: NewTransferEvent,
+  ): Promise<void>;
+  find(id: string): Promise<TransferRecord | null>;
+  files(transferId: string): Promise<TransferFileRecord[]>;
+  file(transferId: string, fileId: string): Promise<TransferFileRecord | null>;
+  /** Binds a tus upload id to a file that has none yet (or the same one); false when another is bound. */
+  bindUpload(transferId: string, fileId: string, uploadId: string): Promise<boolean>;
+  markFileUploaded(
+    transferId: string,
+    fileId: string,
+    digest: { sha256: string; crc32: number; blobKey: string },
+  ): Promise<void>;
+  /** Clears a file's upload so it can be sent again. */
+  resetFile(transferId: string, fileId: string): Promise<void>;
+  /** Moves UPLOADING → ENABLED and records the events, atomically; false if it was not UPLOADING. */
+  enable(transferId: string, events: NewTransferEvent[]): Promise<boolean>;
+  /**
+   * Counts one download when the limit allows it, atomically: exact however many requests race.
+   * Returns false when the limit was already reached.
+   */
+  consumeDownload(
+    transferId: string,
+    download: {
+      fileId: string | null;
+      kind: 'file' | 'zip';
+      downloaderEmail?: string;
+      userSecret?: string;
+      ip?: string;
+      userAgent?: string;
+    },
+  ): Promise<boolean>;
+  addEvent(transferId: string, event: NewTransferEvent): Promise<void>;
+  events(transferId: string): Promise<Array<NewTransferEvent & { createdAt: Date }>>;
+}
+
+/** Counts attempts per key within a window (password guesses, …); shared by every instance when scaled out. */
+export interface RateLimiter {
+  /** Records one attempt; says whether it is allowed and, if not, when to retry. */
+  hit(
+    key: string,
+    limit: number,
+    windowSeconds: number,
+  ): Promise<{ allowed: boolean; retryAfterSeconds: number }>;
+  reset(key: string): Promise<void>;
+}
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+}

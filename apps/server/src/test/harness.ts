@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { inject } from 'vitest';
+import { type Config, loadConfig } from '../config.js';
+import { createFerry, type Ferry } from '../main.js';
+import { withDatabase } from './global-setup.js';
+
+/** A fresh database copied from the migrated template; dropped when the run ends. */
+export async function createTestDatabase(): Promise<string> {
+  const serverUrl = inject('pgServerUrl');
+  const name = `ferry_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
+  } finally {
+    await admin.end();
+  }
+  return withDatabase(serverUrl, name);
+}
+
+export interface TestFerry extends Ferry {
+  baseUrl: string;
+  dataDir: string;
+  databaseUrl: string;
+}
+
+/**
+ * A real Ferry listening on a loopback port, on its own database and data dir. Pass the same `dataDir` and
+ * `databaseUrl` again to "restart" it.
+ */
+export async function startTestFerry(
+  options: { dataDir?: string; databaseUrl?: string; env?: Record<string, string> } = {},
+): Promise<TestFerry> {
+  const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-test-data-')));
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const config: Config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
+    LOG_LEVEL: 'warn',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    PORT: '0',
+    ...options.env,
+  });
+  const ferry = await createFerry(config, pino({ level: 'warn' }));
+  const address = await ferry.app.listen({ host: '127.0.0.1', port: 0 });
+  return { ...ferry, baseUrl: address, dataDir, databaseUrl };
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/** Codes that services throw and clients branch on; the HTTP status lives with each code. */
+export const APP_ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  LIMIT_EXCEEDED: 400,
+  INVALID_FILENAME: 400,
+  UNAUTHORIZED: 401,
+  PASSWORD_REQUIRED: 401,
+  FORBIDDEN: 403,
+  WRONG_PASSWORD: 403,
+  TOO_MANY_DOWNLOADS: 403,
+  TOO_MANY_PREVIEWS: 403,
+  NOT_FOUND: 404,
+  TRANSFER_NOT_FOUND: 404,
+  FILE_NOT_FOUND: 404,
+  CONFLICT: 409,
+  TRANSFER_NOT_UPLOADING: 409,
+  UPLOAD_INCOMPLETE: 409,
+  TRANSFER_EXPIRED: 410,
+  TRANSFER_DISABLED: 410,
+  CHECKSUM_MISMATCH: 422,
+  RANGE_NOT_SATISFIABLE: 416,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+export type AppErrorCode = keyof typeof APP_ERROR_STATUS;
+
+/** One broken limit in a limit error (spec §8 `limitErrors`). */
+export const LimitError = z.object({
+  limit: z.enum([
+    'files',
+    'fileValidityInDays',
+    'messageLength',
+    'recipients',
+    'uploadSize',
+    'storage',
+    'downloadedBytes7Days',
+  ]),
+  max: z.number(),
+  actual: z.number(),
+});
+export type LimitError = z.infer<typeof LimitError>;
+
+/** The three error bodies of spec §8: generic, coded, and limit errors. */
+export const ErrorBody = z.object({
+  status: z.number().int(),
+  error: z.string(),
+  message: z.string(),
+  codes: z.array(z.string()).optional(),
+  limitErrors: z.array(LimitError).optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
