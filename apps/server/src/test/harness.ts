@@ -51,3 +51,14 @@ export async function startTestFerry(
   const address = await ferry.app.listen({ host: '127.0.0.1', port: 0 });
   return { ...ferry, baseUrl: address, dataDir, databaseUrl };
 }
+
+/** Runs one SQL query on a test Ferry's database, to check what was really stored. */
+export async function query<T = Record<string, unknown>>(ferry: TestFerry, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: ferry.databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}

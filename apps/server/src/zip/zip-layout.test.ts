@@ -1,5 +1,14 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { buildZipLayout, type ZipEntryInput, type ZipLayout } from './index.js';
+import yauzl from 'yauzl';
+import { buildZipLayout, streamZipRange, type ZipEntryInput, type ZipLayout } from './index.js';
+
+const hasUnzip = spawnSync('unzip', ['-v']).status === 0;
 
 const GiB = 1024 ** 3;
 const U32_MAX = 0xffffffff;
@@ -201,6 +210,30 @@ describe('buildZipLayout', () => {
     expect(above.eocd.count).toBe(0xffff);
     expect(above.eocd.offset).toBe(above.zip64Eocd?.offset);
     expect(above.records).toHaveLength(70000);
+  });
+
+  it.skipIf(!hasUnzip)('writes >65535 entries that unzip and yauzl accept', async () => {
+    const text = Buffer.from('x');
+    const entries = Array.from({ length: 70_000 }, (_, i) => {
+      const size = i % 1000 === 0 ? 1 : 0;
+      return entry(`many/${String(i).padStart(5, '0')}.txt`, size, { crc32: size ? zlib.crc32(text) : 0 });
+    });
+    const layout = buildZipLayout(entries);
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-zip-many-'));
+    try {
+      const archive = path.join(dir, 'many.zip');
+      await fs.writeFile(
+        archive,
+        streamZipRange(layout, async () => Readable.from([text])),
+      );
+      expect((await fs.stat(archive)).size).toBe(layout.totalSize);
+      expect(spawnSync('unzip', ['-tq', archive], { encoding: 'utf8' }).stdout).toMatch(/No errors detected/);
+      const zip = await yauzl.openPromise(archive, { lazyEntries: true });
+      expect(zip.entryCount).toBe(70_000);
+      zip.close();
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('lays out an empty archive as a bare end record', () => {

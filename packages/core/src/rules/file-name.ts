@@ -26,9 +26,10 @@ const BANNED: ReadonlyArray<[RegExp, FileNameProblem['key']]> = [
   [/\.(htm|html|shtml|sshtml)$/i, 'uploader:notif_file_is_htm'],
 ];
 
-// Control characters (NUL included) and path separators never belong in one file name.
+// Control characters (NUL included) and path separators (\ and /) never belong in one file name: a file's own
+// name is a single segment, its folders travel in relativePath (checked by checkRelativePath).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: that is exactly what it matches
-const INVALID_CHARS = /[\u0000-\u001f\u007f\\]/;
+const INVALID_CHARS = /[\u0000-\u001f\u007f\\/]/;
 
 export function utf8ByteLength(s: string): number {
   return new TextEncoder().encode(s).length;

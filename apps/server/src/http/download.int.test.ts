@@ -1,0 +1,191 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import yauzl from 'yauzl';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, fetchBytes, randomFile, sendTransfer, sha256 } from '../test/flows.js';
+import { query, startTestFerry, type TestFerry } from '../test/harness.js';
+
+async function readZip(data: Buffer): Promise<Map<string, Buffer>> {
+  const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-zip-')), 'a.zip');
+  await fs.writeFile(file, data);
+  const out = new Map<string, Buffer>();
+  await new Promise<void>((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      zip.on('error', reject);
+      zip.on('end', () => resolve());
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            out.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.readEntry();
+    });
+  });
+  return out;
+}
+
+describe('downloading', () => {
+  let ferry: TestFerry;
+  beforeAll(async () => {
+    ferry = await startTestFerry({ env: { PASSWORD_ATTEMPTS_PER_WINDOW: '5' } });
+  });
+  afterAll(async () => {
+    await ferry?.close();
+  });
+
+  const link = (transferId: string, extra = '') => api(ferry.baseUrl, `/api/transfer/downloads/link?transferId=${transferId}${extra}`);
+
+  it('serves one file as an attachment that is never rendered, with Range support', async () => {
+    const data = randomFile(300_000);
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'image.svg', data }]);
+    const res = await link(t.transferId, `&fileId=${t.files[0]!.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ fileName: 'image.svg', size: data.length, sha256: sha256(data) });
+    const whole = await fetchBytes(res.body.url);
+    expect(whole.status).toBe(200);
+    expect(sha256(whole.data)).toBe(sha256(data));
+    expect(whole.headers.get('content-type')).toBe('application/octet-stream');
+    expect(whole.headers.get('content-disposition')).toMatch(/^attachment; filename="image.svg"/);
+    expect(whole.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(whole.headers.get('content-security-policy')).toContain('sandbox');
+
+    const part = await fetchBytes(res.body.url, { range: 'bytes=1000-1999' });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 1000-1999/${data.length}`);
+    expect(part.data.equals(data.subarray(1000, 2000))).toBe(true);
+    const tail = await fetchBytes(res.body.url, { range: 'bytes=-500' });
+    expect(tail.data.equals(data.subarray(data.length - 500))).toBe(true);
+    const open = await fetchBytes(res.body.url, { range: 'bytes=299000-' });
+    expect(open.data.equals(data.subarray(299_000))).toBe(true);
+    const beyond = await fetchBytes(res.body.url, { range: `bytes=${data.length}-` });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe(`bytes */${data.length}`);
+  });
+
+  it('streams the whole transfer as a ZIP with folders kept, duplicates renamed, and resumable by Range', async () => {
+    const a = randomFile(70_000);
+    const b = randomFile(1);
+    const c = randomFile(0);
+    const d = randomFile(5000);
+    const t = await sendTransfer(
+      ferry.baseUrl,
+      [
+        { name: 'a.bin', data: a, relativePath: 'album/2024/a.bin' },
+        { name: 'b.txt', data: b },
+        { name: 'empty.txt', data: c, relativePath: 'album/empty.txt' },
+        { name: 'b.txt', data: d },
+      ],
+      { name: 'Holiday / photos' },
+    );
+    const res = await link(t.transferId);
+    expect(res.body.fileName).toBe('Holiday photos.zip');
+    expect(res.body.sha256).toBeNull();
+    const zip = await fetchBytes(res.body.url);
+    expect(zip.headers.get('content-type')).toBe('application/zip');
+    expect(Number(zip.headers.get('content-length'))).toBe(zip.data.length);
+    expect(zip.data.length).toBe(res.body.size);
+    const entries = await readZip(zip.data);
+    expect([...entries.keys()]).toEqual(['album/2024/a.bin', 'b.txt', 'album/empty.txt', 'b (2).txt']);
+    expect(entries.get('album/2024/a.bin')!.equals(a)).toBe(true);
+    expect(entries.get('b (2).txt')!.equals(d)).toBe(true);
+    const resumed = await fetchBytes(res.body.url, { range: 'bytes=100-' });
+    expect(resumed.status).toBe(206);
+    expect(resumed.data.equals(zip.data.subarray(100))).toBe(true);
+  });
+
+  it('describes a transfer on the info call and withholds files behind a password', async () => {
+    const data = randomFile(1000);
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'secret.pdf', data }], { password: 'correct horse', message: 'hi' });
+    const locked = await api(ferry.baseUrl, `/api/transfer/downloads/info?transferId=${t.transferId}`);
+    expect(locked.body).toMatchObject({ passwordProtected: true, locked: true, files: [], message: null, fileCount: 1 });
+    const open = await api(ferry.baseUrl, `/api/transfer/downloads/info?transferId=${t.transferId}&password=correct%20horse`);
+    expect(open.body).toMatchObject({ locked: false, message: 'hi', files: [{ name: 'secret.pdf' }] });
+
+    const missing = await link(t.transferId);
+    expect(missing.status).toBe(401);
+    expect(missing.body.codes).toEqual(['PASSWORD_REQUIRED']);
+    const wrong = await link(t.transferId, '&password=nope');
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.codes).toEqual(['WRONG_PASSWORD']);
+    const right = await link(t.transferId, `&fileId=${t.files[0]!.id}&password=correct%20horse`);
+    expect(right.status).toBe(200);
+    expect(sha256((await fetchBytes(right.body.url)).data)).toBe(sha256(data));
+  });
+
+  it('check-password answers 200 when right, 403 when wrong and 429 once guessing goes on', async () => {
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'x.txt', data: randomFile(10) }], { password: 'pw-123456' });
+    const check = (password: string) =>
+      api(ferry.baseUrl, '/api/transfer/downloads/check-password', { method: 'POST', json: { transferId: t.transferId, password } });
+    expect((await check('pw-123456')).body).toEqual({ ok: true });
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await check(`guess-${i}`)).status);
+    expect(statuses.slice(0, 5)).toEqual([403, 403, 403, 403, 403]);
+    expect(statuses.slice(5)).toEqual([429, 429]);
+    const limited = await check('pw-123456');
+    expect(limited.status).toBe(429);
+    expect(limited.body.codes).toEqual(['RATE_LIMITED']);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('counts downloads exactly: 20 racing link calls against maxDownloads=3 give 3 links', async () => {
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'x.txt', data: randomFile(10) }], { maxDownloads: 3 });
+    const results = await Promise.all(Array.from({ length: 20 }, () => link(t.transferId)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(3);
+    const refused = results.filter((r) => r.status === 403);
+    expect(refused).toHaveLength(17);
+    expect(refused[0]!.body.codes).toEqual(['TOO_MANY_DOWNLOADS']);
+    const rows = await query<{ download_count: number }>(ferry, 'SELECT download_count FROM transfers WHERE id = $1', [t.transferId]);
+    expect(rows[0]!.download_count).toBe(3);
+    const info = await api(ferry.baseUrl, `/api/transfer/downloads/info?transferId=${t.transferId}`);
+    expect(info.body.downloadsLeft).toBe(0);
+  });
+
+  it('answers unknown transfers with 404 and expired ones with 410, also for links handed out before', async () => {
+    const unknown = await link('AAAAAAAAAAAAAAAA');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.codes).toEqual(['TRANSFER_NOT_FOUND']);
+    const malformed = await link('../etc/passwd');
+    expect(malformed.status).toBe(400);
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'x.txt', data: randomFile(10) }]);
+    const earlier = await link(t.transferId);
+    await query(ferry, `UPDATE transfers SET expires_at = now() - interval '1 minute' WHERE id = $1`, [t.transferId]);
+    const expired = await api(ferry.baseUrl, `/api/transfer/downloads/info?transferId=${t.transferId}`);
+    expect(expired.status).toBe(410);
+    expect(expired.body.codes).toEqual(['TRANSFER_EXPIRED']);
+    expect((await fetchBytes(earlier.body.url)).status).toBe(410);
+  });
+
+  it('refuses forged or altered download tokens', async () => {
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'x.txt', data: randomFile(10) }]);
+    const res = await link(t.transferId);
+    const url = new URL(res.body.url);
+    const [body, mac] = url.pathname.split('/').pop()!.split('.');
+    const payload = JSON.parse(Buffer.from(body!, 'base64url').toString());
+    payload.e += 86_400_000 * 365;
+    const forged = `${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${mac}`;
+    expect((await fetchBytes(`${ferry.baseUrl}/api/transfer/downloads/blob/${forged}`)).status).toBe(404);
+  });
+
+  it('aborting a download mid-stream leaves the server healthy', async () => {
+    const data = randomFile(5_000_000);
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'big.bin', data }]);
+    const res = await link(t.transferId);
+    const controller = new AbortController();
+    const response = await fetch(res.body.url, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    controller.abort();
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await fetchBytes(res.body.url);
+    expect(again.status).toBe(200);
+    expect((await readZip(again.data)).get('big.bin')!.equals(data)).toBe(true);
+  });
+});

@@ -1,0 +1,56 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { TransferCreateRequest, TransferCreateResponse } from '@ferry/core';
+import { TusTestClient } from './tus-client.js';
+
+export const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+export async function api(baseUrl: string, path: string, init: RequestInit & { json?: unknown } = {}) {
+  const { json, ...rest } = init;
+  const res = await fetch(`${baseUrl}${path}`, {
+    ...rest,
+    headers: { ...(json !== undefined ? { 'content-type': 'application/json' } : {}), ...(rest.headers ?? {}) },
+    body: json !== undefined ? JSON.stringify(json) : rest.body,
+  });
+  const text = await res.text();
+  let body: any = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = text;
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+export async function createTransfer(baseUrl: string, request: TransferCreateRequest) {
+  const res = await api(baseUrl, '/api/transfer/transfers', { method: 'POST', json: request });
+  if (res.status !== 201) throw new Error(`create ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as TransferCreateResponse;
+}
+
+/** Creates, uploads and completes a transfer of the given files; returns it with its file ids. */
+export async function sendTransfer(
+  baseUrl: string,
+  files: Array<{ name: string; data: Buffer; relativePath?: string }>,
+  options: Partial<TransferCreateRequest> = {},
+) {
+  const created = await createTransfer(baseUrl, {
+    ...options,
+    files: files.map((f) => ({ name: f.name, size: f.data.length, relativePath: f.relativePath })),
+  });
+  const tus = new TusTestClient(baseUrl, created.uploadToken);
+  for (const [i, f] of files.entries()) await tus.upload(created.transferId, created.files[i]!.id, f.data);
+  const done = await api(baseUrl, `/api/transfer/transfers/${created.transferId}/complete`, {
+    method: 'POST',
+    headers: { 'x-upload-token': created.uploadToken },
+    json: { files: files.map((f, i) => ({ id: created.files[i]!.id, sha256: sha256(f.data) })) },
+  });
+  if (done.status !== 200) throw new Error(`complete ${done.status}: ${JSON.stringify(done.body)}`);
+  return created;
+}
+
+export const randomFile = (size: number) => randomBytes(size);
+
+export async function fetchBytes(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { headers });
+  return { status: res.status, headers: res.headers, data: Buffer.from(await res.arrayBuffer()) };
+}
