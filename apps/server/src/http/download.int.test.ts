@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
 import { api, fetchBytes, randomFile, sendTransfer, sha256 } from '../test/flows.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
 
@@ -41,7 +41,8 @@ describe('downloading', () => {
     await ferry?.close();
   });
 
-  const link = (transferId: string, extra = '') => api(ferry.baseUrl, `/api/transfer/downloads/link?transferId=${transferId}${extra}`);
+  const link = (transferId: string, extra = '') =>
+    api(ferry.baseUrl, `/api/transfer/downloads/link?transferId=${transferId}${extra}`);
 
   it('serves one file as an attachment that is never rendered, with Range support', async () => {
     const data = randomFile(300_000);
@@ -103,10 +104,22 @@ describe('downloading', () => {
 
   it('describes a transfer on the info call and withholds files behind a password', async () => {
     const data = randomFile(1000);
-    const t = await sendTransfer(ferry.baseUrl, [{ name: 'secret.pdf', data }], { password: 'correct horse', message: 'hi' });
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'secret.pdf', data }], {
+      password: 'correct horse',
+      message: 'hi',
+    });
     const locked = await api(ferry.baseUrl, `/api/transfer/downloads/info?transferId=${t.transferId}`);
-    expect(locked.body).toMatchObject({ passwordProtected: true, locked: true, files: [], message: null, fileCount: 1 });
-    const open = await api(ferry.baseUrl, `/api/transfer/downloads/info?transferId=${t.transferId}&password=correct%20horse`);
+    expect(locked.body).toMatchObject({
+      passwordProtected: true,
+      locked: true,
+      files: [],
+      message: null,
+      fileCount: 1,
+    });
+    const open = await api(
+      ferry.baseUrl,
+      `/api/transfer/downloads/info?transferId=${t.transferId}&password=correct%20horse`,
+    );
     expect(open.body).toMatchObject({ locked: false, message: 'hi', files: [{ name: 'secret.pdf' }] });
 
     const missing = await link(t.transferId);
@@ -121,9 +134,14 @@ describe('downloading', () => {
   });
 
   it('check-password answers 200 when right, 403 when wrong and 429 once guessing goes on', async () => {
-    const t = await sendTransfer(ferry.baseUrl, [{ name: 'x.txt', data: randomFile(10) }], { password: 'pw-123456' });
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'x.txt', data: randomFile(10) }], {
+      password: 'pw-123456',
+    });
     const check = (password: string) =>
-      api(ferry.baseUrl, '/api/transfer/downloads/check-password', { method: 'POST', json: { transferId: t.transferId, password } });
+      api(ferry.baseUrl, '/api/transfer/downloads/check-password', {
+        method: 'POST',
+        json: { transferId: t.transferId, password },
+      });
     expect((await check('pw-123456')).body).toEqual({ ok: true });
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await check(`guess-${i}`)).status);
@@ -136,13 +154,19 @@ describe('downloading', () => {
   });
 
   it('counts downloads exactly: 20 racing link calls against maxDownloads=3 give 3 links', async () => {
-    const t = await sendTransfer(ferry.baseUrl, [{ name: 'x.txt', data: randomFile(10) }], { maxDownloads: 3 });
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'x.txt', data: randomFile(10) }], {
+      maxDownloads: 3,
+    });
     const results = await Promise.all(Array.from({ length: 20 }, () => link(t.transferId)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
     const refused = results.filter((r) => r.status === 403);
     expect(refused).toHaveLength(17);
     expect(refused[0]!.body.codes).toEqual(['TOO_MANY_DOWNLOADS']);
-    const rows = await query<{ download_count: number }>(ferry, 'SELECT download_count FROM transfers WHERE id = $1', [t.transferId]);
+    const rows = await query<{ download_count: number }>(
+      ferry,
+      'SELECT download_count FROM transfers WHERE id = $1',
+      [t.transferId],
+    );
     expect(rows[0]!.download_count).toBe(3);
     const info = await api(ferry.baseUrl, `/api/transfer/downloads/info?transferId=${t.transferId}`);
     expect(info.body.downloadsLeft).toBe(0);
@@ -156,7 +180,9 @@ describe('downloading', () => {
     expect(malformed.status).toBe(400);
     const t = await sendTransfer(ferry.baseUrl, [{ name: 'x.txt', data: randomFile(10) }]);
     const earlier = await link(t.transferId);
-    await query(ferry, `UPDATE transfers SET expires_at = now() - interval '1 minute' WHERE id = $1`, [t.transferId]);
+    await query(ferry, `UPDATE transfers SET expires_at = now() - interval '1 minute' WHERE id = $1`, [
+      t.transferId,
+    ]);
     const expired = await api(ferry.baseUrl, `/api/transfer/downloads/info?transferId=${t.transferId}`);
     expect(expired.status).toBe(410);
     expect(expired.body.codes).toEqual(['TRANSFER_EXPIRED']);

@@ -14,7 +14,12 @@ describe('creating and uploading a transfer', () => {
 
   it('creates a transfer in UPLOADING with 6-character file ids and the default anonymous expiry of 7 days', async () => {
     const before = Date.now();
-    const t = await createTransfer(ferry.baseUrl, { files: [{ name: 'a.txt', size: 3 }, { name: 'b.txt', size: 4 }] });
+    const t = await createTransfer(ferry.baseUrl, {
+      files: [
+        { name: 'a.txt', size: 3 },
+        { name: 'b.txt', size: 4 },
+      ],
+    });
     expect(t.status).toBe('UPLOADING');
     expect(t.transferId).toMatch(/^[A-Za-z0-9]{16}$/);
     expect(t.link).toBe(`${ferry.baseUrl}/dl/${t.transferId}`);
@@ -27,12 +32,25 @@ describe('creating and uploading a transfer', () => {
 
   it('uploads, hashes on the server, and enables the transfer with events CREATED, UPLOADED, AVAILABLE', async () => {
     const data = randomFile(2_500_000);
-    const t = await sendTransfer(ferry.baseUrl, [{ name: 'photo.jpg', data, relativePath: 'trip/photo.jpg' }], { name: 'Trip' });
+    const t = await sendTransfer(
+      ferry.baseUrl,
+      [{ name: 'photo.jpg', data, relativePath: 'trip/photo.jpg' }],
+      { name: 'Trip' },
+    );
     const info = await api(ferry.baseUrl, `/api/transfer/downloads/info?transferId=${t.transferId}`);
     expect(info.status).toBe(200);
     expect(info.body.status).toBe('ENABLED');
-    expect(info.body.files[0]).toMatchObject({ name: 'photo.jpg', relativePath: 'trip/photo.jpg', size: data.length, sha256: sha256(data) });
-    const rows = await query(ferry, 'SELECT type, actor FROM transfer_events WHERE transfer_id = $1 ORDER BY id', [t.transferId]);
+    expect(info.body.files[0]).toMatchObject({
+      name: 'photo.jpg',
+      relativePath: 'trip/photo.jpg',
+      size: data.length,
+      sha256: sha256(data),
+    });
+    const rows = await query(
+      ferry,
+      'SELECT type, actor FROM transfer_events WHERE transfer_id = $1 ORDER BY id',
+      [t.transferId],
+    );
     expect(rows).toEqual([
       { type: 'CREATED', actor: 'anonymous' },
       { type: 'UPLOADED', actor: 'anonymous' },
@@ -56,7 +74,11 @@ describe('creating and uploading a transfer', () => {
     const data = randomFile(10_000);
     const t = await createTransfer(ferry.baseUrl, { files: [{ name: 'x.bin', size: data.length }] });
     const headers = { 'x-upload-token': t.uploadToken };
-    const early = await api(ferry.baseUrl, `/api/transfer/transfers/${t.transferId}/complete`, { method: 'POST', headers, json: {} });
+    const early = await api(ferry.baseUrl, `/api/transfer/transfers/${t.transferId}/complete`, {
+      method: 'POST',
+      headers,
+      json: {},
+    });
     expect(early.status).toBe(409);
     expect(early.body.codes).toEqual(['UPLOAD_INCOMPLETE']);
     const tus = new TusTestClient(ferry.baseUrl, t.uploadToken);
@@ -67,8 +89,14 @@ describe('creating and uploading a transfer', () => {
       json: { files: [{ id: t.files[0]!.id, sha256: sha256(Buffer.from('other bytes')) }] },
     });
     expect(wrong.status).toBe(422);
-    expect(wrong.body).toMatchObject({ status: 422, error: 'Unprocessable Entity', codes: ['CHECKSUM_MISMATCH'] });
-    const state = await api(ferry.baseUrl, `/api/transfer/transfers/${t.transferId}/upload-state`, { headers });
+    expect(wrong.body).toMatchObject({
+      status: 422,
+      error: 'Unprocessable Entity',
+      codes: ['CHECKSUM_MISMATCH'],
+    });
+    const state = await api(ferry.baseUrl, `/api/transfer/transfers/${t.transferId}/upload-state`, {
+      headers,
+    });
     expect(state.body.files[0].uploaded).toBe(false);
     await tus.upload(t.transferId, t.files[0]!.id, data);
     const ok = await api(ferry.baseUrl, `/api/transfer/transfers/${t.transferId}/complete`, {
@@ -106,7 +134,11 @@ describe('creating and uploading a transfer', () => {
       json: { files: Array.from({ length: 251 }, (_, i) => ({ name: `f${i}.txt`, size: 1 })) },
     });
     expect(tooMany.status).toBe(400);
-    expect(tooMany.body).toMatchObject({ status: 400, codes: ['LIMIT_EXCEEDED'], limitErrors: [{ limit: 'files', max: 250, actual: 251 }] });
+    expect(tooMany.body).toMatchObject({
+      status: 400,
+      codes: ['LIMIT_EXCEEDED'],
+      limitErrors: [{ limit: 'files', max: 250, actual: 251 }],
+    });
     const atLimit = await api(ferry.baseUrl, '/api/transfer/transfers', {
       method: 'POST',
       json: { files: Array.from({ length: 250 }, (_, i) => ({ name: `f${i}.txt`, size: 1 })) },
@@ -114,7 +146,14 @@ describe('creating and uploading a transfer', () => {
     expect(atLimit.status).toBe(201);
     const big = await api(ferry.baseUrl, '/api/transfer/transfers', {
       method: 'POST',
-      json: { message: 'm'.repeat(501), expiresInDays: 8, files: [{ name: 'a', size: 3e9 }, { name: 'b', size: 2e9 + 1 }] },
+      json: {
+        message: 'm'.repeat(501),
+        expiresInDays: 8,
+        files: [
+          { name: 'a', size: 3e9 },
+          { name: 'b', size: 2e9 + 1 },
+        ],
+      },
     });
     expect(big.status).toBe(400);
     expect(big.body.limitErrors).toEqual(

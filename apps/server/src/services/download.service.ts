@@ -220,8 +220,11 @@ function rateLimited(retryAfterSeconds: number): AppError {
 }
 
 function zipName(transfer: TransferRecord): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it strips
-  const base = (transfer.name ?? '').replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const base = (transfer.name ?? '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it strips
+    .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return `${base || `ferry-${transfer.id}`}.zip`;
 }
 

@@ -8,7 +8,10 @@ export async function api(baseUrl: string, path: string, init: RequestInit & { j
   const { json, ...rest } = init;
   const res = await fetch(`${baseUrl}${path}`, {
     ...rest,
-    headers: { ...(json !== undefined ? { 'content-type': 'application/json' } : {}), ...(rest.headers ?? {}) },
+    headers: {
+      ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(rest.headers ?? {}),
+    },
     body: json !== undefined ? JSON.stringify(json) : rest.body,
   });
   const text = await res.text();

@@ -53,7 +53,11 @@ export async function startTestFerry(
 }
 
 /** Runs one SQL query on a test Ferry's database, to check what was really stored. */
-export async function query<T = Record<string, unknown>>(ferry: TestFerry, sql: string, params: unknown[] = []): Promise<T[]> {
+export async function query<T = Record<string, unknown>>(
+  ferry: TestFerry,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const client = new pg.Client({ connectionString: ferry.databaseUrl });
   await client.connect();
   try {
