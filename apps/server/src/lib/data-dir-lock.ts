@@ -21,7 +21,10 @@ export class DataDirLock {
       throw new Error(`Another Ferry process is using ${dataDir}. Stop it first, or set another DATA_DIR.`);
     }
     if (!socketPath.startsWith('\0')) await fs.rm(socketPath, { force: true });
-    const server = net.createServer((socket) => socket.end(`${process.pid}\n`));
+    const server = net.createServer((socket) => {
+      socket.on('error', () => undefined); // a prober that hangs up at once must not crash the owner
+      socket.end(`${process.pid}\n`);
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(socketPath, () => resolve());
