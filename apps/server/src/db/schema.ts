@@ -90,9 +90,24 @@ export const downloads = pgTable(
     kind: text('kind').notNull(),
     downloaderEmail: text('downloader_email'),
     userSecret: text('user_secret'),
+    browserCode: text('browser_code'),
+    orderId: text('order_id'),
     ip: text('ip'),
     userAgent: text('user_agent'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('downloads_transfer_idx').on(t.transferId, t.createdAt)],
+);
+
+/** One browser visit or CLI run (spec §3 `browserCode`): its link calls count as one download together. */
+export const downloadSessions = pgTable(
+  'download_sessions',
+  {
+    transferId: text('transfer_id')
+      .notNull()
+      .references(() => transfers.id, { onDelete: 'cascade' }),
+    browserCode: text('browser_code').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.transferId, t.browserCode] })],
 );

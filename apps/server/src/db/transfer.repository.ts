@@ -1,12 +1,13 @@
-import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, or, sql, TransactionRollbackError } from 'drizzle-orm';
 import type {
+  DownloadRecord,
   NewTransferEvent,
   TransferFileRecord,
   TransferRecord,
   TransferRepository,
 } from '../services/ports.js';
 import type { Database } from './client.js';
-import { downloads, transferEvents, transferFiles, transfers } from './schema.js';
+import { downloadSessions, downloads, transferEvents, transferFiles, transfers } from './schema.js';
 
 export class PgTransferRepository implements TransferRepository {
   constructor(private readonly db: Database) {}
@@ -94,33 +95,42 @@ export class PgTransferRepository implements TransferRepository {
     });
   }
 
-  async consumeDownload(
-    transferId: string,
-    download: {
-      fileId: string | null;
-      kind: 'file' | 'zip';
-      downloaderEmail?: string;
-      userSecret?: string;
-      ip?: string;
-      userAgent?: string;
-    },
-  ): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      // One conditional UPDATE: the row lock serialises racing downloads, so the count can never pass the limit.
-      const rows = await tx
-        .update(transfers)
-        .set({ downloadCount: sql`${transfers.downloadCount} + 1` })
-        .where(
-          and(
-            eq(transfers.id, transferId),
-            or(isNull(transfers.maxDownloads), sql`${transfers.downloadCount} < ${transfers.maxDownloads}`),
-          ),
-        )
-        .returning({ id: transfers.id });
-      if (rows.length !== 1) return false;
-      await tx.insert(downloads).values({ transferId, ...download });
-      return true;
-    });
+  async consumeDownload(transferId: string, download: DownloadRecord): Promise<boolean> {
+    return this.db
+      .transaction(async (tx) => {
+        if (download.browserCode) {
+          const fresh = await tx
+            .insert(downloadSessions)
+            .values({ transferId, browserCode: download.browserCode })
+            .onConflictDoNothing()
+            .returning({ code: downloadSessions.browserCode });
+          if (fresh.length === 0) {
+            // This visit was already counted: record the file, count nothing more.
+            await tx.insert(downloads).values({ transferId, ...download });
+            return true;
+          }
+        }
+        // One conditional UPDATE: the row lock serialises racing downloads, so the count can never pass the limit.
+        const rows = await tx
+          .update(transfers)
+          .set({ downloadCount: sql`${transfers.downloadCount} + 1` })
+          .where(
+            and(
+              eq(transfers.id, transferId),
+              or(isNull(transfers.maxDownloads), sql`${transfers.downloadCount} < ${transfers.maxDownloads}`),
+            ),
+          )
+          .returning({ id: transfers.id });
+        if (rows.length !== 1) {
+          tx.rollback(); // also forgets the session row inserted above
+        }
+        await tx.insert(downloads).values({ transferId, ...download });
+        return true;
+      })
+      .catch((error) => {
+        if (error instanceof TransactionRollbackError) return false;
+        throw error;
+      });
   }
 
   async addEvent(transferId: string, event: NewTransferEvent): Promise<void> {

@@ -172,6 +172,32 @@ describe('downloading', () => {
     expect(info.body.downloadsLeft).toBe(0);
   });
 
+  it('counts the link calls of one visit (same browserCode) as one download', async () => {
+    const t = await sendTransfer(
+      ferry.baseUrl,
+      [
+        { name: 'a.txt', data: randomFile(10) },
+        { name: 'b.txt', data: randomFile(20) },
+      ],
+      { maxDownloads: 2 },
+    );
+    const visit = (code: string, fileId: string, order: number) =>
+      link(t.transferId, `&fileId=${fileId}&browserCode=${code}&orderId=${order}`);
+    const [a, b] = t.files.map((f) => f.id) as [string, string];
+    expect((await visit('visit-1', a, 1)).status).toBe(200);
+    expect((await visit('visit-1', b, 2)).status).toBe(200);
+    expect((await visit('visit-1', a, 3)).status).toBe(200);
+    const racing = await Promise.all(['visit-2', 'visit-3', 'visit-4'].map((code) => visit(code, a, 1)));
+    expect(racing.map((r) => r.status).sort()).toEqual([200, 403, 403]);
+    expect((await visit('visit-5', b, 1)).body.codes).toEqual(['TOO_MANY_DOWNLOADS']);
+    const rows = await query<{ download_count: number }>(
+      ferry,
+      'SELECT download_count FROM transfers WHERE id = $1',
+      [t.transferId],
+    );
+    expect(rows[0]!.download_count).toBe(2);
+  });
+
   it('answers unknown transfers with 404 and expired ones with 410, also for links handed out before', async () => {
     const unknown = await link('AAAAAAAAAAAAAAAA');
     expect(unknown.status).toBe(404);

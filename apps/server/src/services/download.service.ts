@@ -112,6 +112,8 @@ export class DownloadService {
         kind: file ? 'file' : 'zip',
         downloaderEmail: query.downloaderEmail,
         userSecret: query.userSecret,
+        browserCode: query.browserCode,
+        orderId: query.orderId,
         ip: ctx.ip,
         userAgent: ctx.userAgent,
       });

@@ -43,6 +43,18 @@ export interface NewTransferEvent {
   data?: Record<string, unknown>;
 }
 
+export interface DownloadRecord {
+  fileId: string | null;
+  kind: 'file' | 'zip';
+  downloaderEmail?: string;
+  userSecret?: string;
+  /** Link calls with the same browser code (one page visit, one CLI run) count as one download. */
+  browserCode?: string;
+  orderId?: string;
+  ip?: string;
+  userAgent?: string;
+}
+
 /** Persistence of transfers, their files and events. */
 export interface TransferRepository {
   create(
@@ -68,17 +80,7 @@ export interface TransferRepository {
    * Counts one download when the limit allows it, atomically: exact however many requests race.
    * Returns false when the limit was already reached.
    */
-  consumeDownload(
-    transferId: string,
-    download: {
-      fileId: string | null;
-      kind: 'file' | 'zip';
-      downloaderEmail?: string;
-      userSecret?: string;
-      ip?: string;
-      userAgent?: string;
-    },
-  ): Promise<boolean>;
+  consumeDownload(transferId: string, download: DownloadRecord): Promise<boolean>;
   addEvent(transferId: string, event: NewTransferEvent): Promise<void>;
   events(transferId: string): Promise<Array<NewTransferEvent & { createdAt: Date }>>;
 }

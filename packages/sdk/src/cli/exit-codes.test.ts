@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { FerryApiError, FerryIntegrityError, parseErrorBody } from '../errors.js';
+import { CliError, describeError, ExitCode, exitCodeFor } from './exit-codes.js';
+
+const coded = (status: number, code: string) =>
+  parseErrorBody(
+    status,
+    JSON.stringify({ status, error: 'x', message: `server says ${code}`, codes: [code] }),
+  );
+
+describe('exitCodeFor', () => {
+  it.each([
+    ['PASSWORD_REQUIRED', 401, 2],
+    ['WRONG_PASSWORD', 403, 2],
+    ['TRANSFER_NOT_FOUND', 404, 3],
+    ['FILE_NOT_FOUND', 404, 3],
+    ['TRANSFER_EXPIRED', 410, 3],
+    ['TRANSFER_DISABLED', 410, 3],
+    ['TOO_MANY_DOWNLOADS', 403, 4],
+    ['RATE_LIMITED', 429, 1],
+    ['LIMIT_EXCEEDED', 400, 1],
+    ['CHECKSUM_MISMATCH', 422, 1],
+    ['FORBIDDEN', 403, 1],
+  ])('maps %s (%i) to %i', (code, status, exit) => {
+    expect(exitCodeFor(coded(status, code))).toBe(exit);
+  });
+
+  it('branches on codes, not on the status alone', () => {
+    expect(exitCodeFor(parseErrorBody(404, 'no such route'))).toBe(ExitCode.ERROR);
+    expect(exitCodeFor(parseErrorBody(401, ''))).toBe(ExitCode.ERROR);
+  });
+
+  it('uses the exit code of a CliError, and 1 for anything else', () => {
+    expect(exitCodeFor(new CliError('locked', ExitCode.PASSWORD))).toBe(2);
+    expect(exitCodeFor(new FerryIntegrityError('bad', 'f', 'a', 'b'))).toBe(1);
+    expect(exitCodeFor(new Error('boom'))).toBe(1);
+    expect(exitCodeFor('weird')).toBe(1);
+  });
+});
+
+describe('describeError', () => {
+  it('tells to wait when rate limited, with Retry-After when given', () => {
+    const error = parseErrorBody(429, '{"status":429,"error":"Too Many Requests","codes":["RATE_LIMITED"]}', {
+      get: (h) => (h === 'retry-after' ? '30' : null),
+    });
+    expect(describeError(error)).toBe('rate limited by the server: wait 30 s and try again');
+    expect(describeError(parseErrorBody(429, ''))).toContain('wait a few minutes');
+  });
+
+  it('explains the contract codes in plain words', () => {
+    expect(describeError(coded(410, 'TRANSFER_EXPIRED'))).toBe('this transfer has expired');
+    expect(describeError(coded(403, 'TOO_MANY_DOWNLOADS'))).toBe(
+      'this transfer has reached its download limit',
+    );
+  });
+
+  it('lists broken limits', () => {
+    const error = new FerryApiError({
+      kind: 'limit',
+      status: 400,
+      message: 'Too many files.',
+      codes: ['LIMIT_EXCEEDED'],
+      limitErrors: [{ limit: 'files', max: 250, actual: 300 }],
+    });
+    expect(describeError(error)).toBe('Too many files. (files: 300 > max 250)');
+  });
+
+  it('names the server when it cannot be reached, on one line', () => {
+    const error = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }),
+    });
+    expect(describeError(error, 'http://localhost:1')).toBe('cannot reach http://localhost:1 (ECONNREFUSED)');
+    expect(describeError(new Error('first line\n    at stack'))).toBe('first line');
+  });
+});

@@ -1,0 +1,89 @@
+import { FerryApiError, FerryIntegrityError, FerryProtocolError } from '../errors.js';
+import { errorCodes, isNetworkError } from '../retry.js';
+import { UnsafePathError } from '../safe-path.js';
+
+/** Exit codes of `ferry`: a contract, scripts depend on them. */
+export const ExitCode = {
+  OK: 0,
+  ERROR: 1,
+  /** Wrong or missing password. */
+  PASSWORD: 2,
+  /** Transfer (or file) not found, expired or disabled. */
+  NOT_FOUND: 3,
+  /** The transfer's download limit is reached. */
+  DOWNLOAD_LIMIT: 4,
+  /** Stopped by Ctrl-C (128 + SIGINT). */
+  INTERRUPTED: 130,
+} as const;
+
+const PASSWORD_CODES = ['PASSWORD_REQUIRED', 'WRONG_PASSWORD'];
+const NOT_FOUND_CODES = ['TRANSFER_NOT_FOUND', 'FILE_NOT_FOUND', 'TRANSFER_EXPIRED', 'TRANSFER_DISABLED'];
+
+/** An error of the CLI itself, with the exit code it ends with. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+  constructor(
+    message: string,
+    readonly exitCode: number = ExitCode.ERROR,
+  ) {
+    super(message);
+  }
+}
+
+/** The exit code an error ends `ferry` with. */
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof CliError) return error.exitCode;
+  if (error instanceof FerryApiError) {
+    if (error.codes.some((c) => PASSWORD_CODES.includes(c))) return ExitCode.PASSWORD;
+    if (error.codes.some((c) => NOT_FOUND_CODES.includes(c))) return ExitCode.NOT_FOUND;
+    if (error.has('TOO_MANY_DOWNLOADS')) return ExitCode.DOWNLOAD_LIMIT;
+  }
+  return ExitCode.ERROR;
+}
+
+const CODE_MESSAGES: Record<string, string> = {
+  PASSWORD_REQUIRED: 'this transfer is password protected; pass --password',
+  WRONG_PASSWORD: 'wrong password',
+  TRANSFER_NOT_FOUND: 'transfer not found (check the link)',
+  FILE_NOT_FOUND: 'file not found in this transfer',
+  TRANSFER_EXPIRED: 'this transfer has expired',
+  TRANSFER_DISABLED: 'this transfer has been disabled or deleted by its owner',
+  TOO_MANY_DOWNLOADS: 'this transfer has reached its download limit',
+  TOO_MANY_PREVIEWS: 'this transfer has reached its preview limit',
+};
+
+function describeApiError(error: FerryApiError): string {
+  if (error.status === 429 || error.has('RATE_LIMITED')) {
+    const wait = error.retryAfterSeconds;
+    return `rate limited by the server: wait ${wait === undefined ? 'a few minutes' : `${wait} s`} and try again`;
+  }
+  for (const code of error.codes) {
+    const known = CODE_MESSAGES[code];
+    if (known) return known;
+  }
+  if (error.limitErrors.length > 0) {
+    const limits = error.limitErrors.map((l) => `${l.limit}: ${l.actual} > max ${l.max}`).join(', ');
+    return `${error.message} (${limits})`;
+  }
+  const codes = error.codes.length > 0 ? ` [${error.codes.join(', ')}]` : '';
+  return `server answered ${error.status}: ${error.message}${codes}`;
+}
+
+/** One line (no stack) that tells the user what went wrong. */
+export function describeError(error: unknown, server?: string): string {
+  if (error instanceof FerryApiError) return describeApiError(error);
+  if (error instanceof CliError || error instanceof FerryProtocolError) return error.message;
+  if (error instanceof FerryIntegrityError || error instanceof UnsafePathError) return error.message;
+  if (isNetworkError(error)) {
+    const code = errorCodes(error)[0];
+    return `cannot reach ${server ?? 'the server'}${code ? ` (${code})` : ''}`;
+  }
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const path = (error as NodeJS.ErrnoException).path;
+    if (code === 'ENOENT' && path) return `${path}: no such file or directory`;
+    if (code === 'EACCES' && path) return `${path}: permission denied`;
+    return error.message.split('\n')[0] ?? String(error);
+  }
+  return String(error);
+}
