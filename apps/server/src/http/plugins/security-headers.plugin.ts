@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 
 const CSP = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'", // WebAssembly SHA-256 in the upload worker; no JS eval
   "style-src 'self'",
   "img-src 'self' data: blob:",
   "font-src 'self'",

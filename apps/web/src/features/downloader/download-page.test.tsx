@@ -1,0 +1,183 @@
+import type { DownloadInfo } from '@ferry/core';
+import { act } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { harness, toastTexts } from '../../test/app-harness';
+import { byTestId, click, flush, type Rendered, render } from '../../test/render';
+import { DownloadPage } from './download-page';
+
+const ID = 'AbCdEfGhIjKlMnOp';
+const PATTERN = '/dl/:transferId/:fileId?';
+
+const unlocked: DownloadInfo = {
+  transferId: ID,
+  name: 'Holiday photos',
+  message: 'Enjoy!\nSee you',
+  senderName: 'Alice',
+  status: 'ENABLED',
+  expiresAt: '2030-03-12T14:03:00.000Z',
+  passwordProtected: true,
+  locked: false,
+  allowPreview: true,
+  fileCount: 2,
+  totalSize: 3_500_000,
+  downloadsLeft: 4,
+  files: [
+    {
+      id: 'FILE01',
+      name: 'beach.jpg',
+      relativePath: 'album/beach.jpg',
+      size: 2_500_000,
+      sha256: null,
+      uploaded: true,
+    },
+    { id: 'FILE02', name: 'notes.txt', relativePath: null, size: 1_000_000, sha256: null, uploaded: true },
+  ],
+};
+const locked: DownloadInfo = { ...unlocked, locked: true, files: [] };
+
+type Handler = (url: URL, init: RequestInit | undefined) => Response;
+function json(body: unknown, status = 200, headers: Record<string, string> = {}) {
+  return new Response(JSON.stringify(body), { status, headers });
+}
+function coded(status: number, code: string, headers: Record<string, string> = {}) {
+  return json({ status, error: 'x', message: code, codes: [code] }, status, headers);
+}
+function serve(handler: Handler) {
+  const fetchMock = vi.fn(async (input: string, init?: RequestInit) =>
+    handler(new URL(input, 'http://x'), init),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+describe('download page', () => {
+  let view: Rendered;
+  afterEach(async () => {
+    await view?.unmount();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('asks for the password, tells wrong from rate limited, then lists the files', async () => {
+    let attempts = 0;
+    serve((url, init) => {
+      if (url.pathname.endsWith('/info'))
+        return json(url.searchParams.get('password') === 'right' ? unlocked : locked);
+      if (url.pathname.endsWith('/check-password')) {
+        const { password } = JSON.parse(String(init?.body)) as { password: string };
+        attempts++;
+        if (attempts === 2) return coded(429, 'RATE_LIMITED', { 'Retry-After': '7' });
+        return password === 'right' ? json({ ok: true }) : coded(403, 'WRONG_PASSWORD');
+      }
+      return new Response('', { status: 500 });
+    });
+    view = await render(harness(<DownloadPage />, `/dl/${ID}`, PATTERN).ui);
+    await flush();
+    const root = view.container;
+    const input = byTestId<HTMLInputElement>(root, 'password-input');
+
+    const submitWith = async (value: string) => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, value);
+      await act(async () => input.dispatchEvent(new Event('input', { bubbles: true })));
+      await click(byTestId(root, 'password-submit'));
+      await flush();
+    };
+    await submitWith('wrong');
+    expect(byTestId(root, 'password-error').textContent).toBe('Wrong password.');
+    await submitWith('again');
+    expect(byTestId(root, 'password-error').textContent).toBe(
+      'Too many attempts. Please wait 7 seconds before trying again.',
+    );
+    await submitWith('right');
+    await flush();
+    expect(root.querySelector('h1')?.textContent).toBe('Holiday photos');
+    expect(root.textContent).toContain('Sent by Alice');
+    expect(byTestId(root, 'download-summary').textContent).toBe('2 files · 3.50 MB');
+    expect(byTestId(root, 'file-row-FILE01').querySelector('.file-row-folder')?.textContent).toBe('album/');
+  });
+
+  it('downloads a file through a hidden link, with the password', async () => {
+    const fetchMock = serve((url) => {
+      if (url.pathname.endsWith('/info')) return json({ ...unlocked, passwordProtected: false });
+      if (url.pathname.endsWith('/link')) {
+        return json({
+          url: '/api/transfer/downloads/blob/tok123',
+          fileName: 'beach.jpg',
+          size: 2_500_000,
+          sha256: null,
+          expiresAt: '2030-01-01T00:00:00Z',
+        });
+      }
+      return new Response('', { status: 500 });
+    });
+    const clicks: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(this);
+    });
+    view = await render(harness(<DownloadPage />, `/dl/${ID}/FILE01`, PATTERN).ui);
+    await flush();
+    const root = view.container;
+    // The file named in the link is offered first.
+    expect(byTestId(root, 'file-row-FILE01').className).toContain('is-highlighted');
+    expect(root.textContent).toContain('This link points to album/beach.jpg.');
+
+    await click(byTestId(root, 'download-file-FILE01'));
+    await flush();
+    const linkCall = fetchMock.mock.calls.find(([u]) => String(u).includes('/link'));
+    const linkUrl = new URL(String(linkCall?.[0]), 'http://ferry.test');
+    expect(linkUrl.pathname).toBe('/api/transfer/downloads/link');
+    expect(linkUrl.searchParams.get('transferId')).toBe(ID);
+    expect(linkUrl.searchParams.get('fileId')).toBe('FILE01');
+    // Every download of one visit carries the same browser code, so the server counts them as one.
+    expect(linkUrl.searchParams.get('browserCode')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(linkUrl.searchParams.get('orderId')).toMatch(/^\d+$/);
+    expect(clicks).toHaveLength(1);
+    expect(clicks[0]?.getAttribute('href')).toBe('/api/transfer/downloads/blob/tok123');
+    expect(clicks[0]?.download).toBe('beach.jpg');
+    expect(clicks[0]?.isConnected).toBe(false);
+
+    await click(byTestId(root, 'download-all'));
+    await flush();
+    const zipCall = fetchMock.mock.calls.filter(([u]) => String(u).includes('/link'))[1];
+    const zipUrl = new URL(String(zipCall?.[0]), 'http://ferry.test');
+    expect(zipUrl.searchParams.get('transferId')).toBe(ID);
+    expect(zipUrl.searchParams.has('fileId')).toBe(false);
+    expect(zipUrl.searchParams.get('browserCode')).toBe(linkUrl.searchParams.get('browserCode'));
+  });
+
+  it('shows the spec notice when the download limit is reached', async () => {
+    serve((url) => {
+      if (url.pathname.endsWith('/info')) return json({ ...unlocked, passwordProtected: false });
+      return coded(403, 'TOO_MANY_DOWNLOADS');
+    });
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    view = await render(harness(<DownloadPage />, `/dl/${ID}`, PATTERN).ui);
+    await flush();
+    await click(byTestId(view.container, 'download-all'));
+    await flush();
+    expect(toastTexts(view.container)).toContain('This transfer has reached its download limit.');
+  });
+
+  it('goes to /d/expired for an expired transfer and /d/notfound for an unknown one', async () => {
+    serve(() => coded(410, 'TRANSFER_EXPIRED'));
+    view = await render(harness(<DownloadPage />, `/dl/${ID}`, PATTERN).ui);
+    await flush();
+    await flush();
+    expect(view.container.querySelector('[data-testid="at-expired"]')).not.toBeNull();
+    await view.unmount();
+
+    serve(() => coded(404, 'TRANSFER_NOT_FOUND'));
+    view = await render(harness(<DownloadPage />, `/dl/${ID}`, PATTERN).ui);
+    await flush();
+    await flush();
+    expect(view.container.querySelector('[data-testid="at-notfound"]')).not.toBeNull();
+  });
+
+  it('does not even ask the server about a malformed id', async () => {
+    const fetchMock = serve(() => json(unlocked));
+    view = await render(harness(<DownloadPage />, '/dl/not-an-id', PATTERN).ui);
+    await flush();
+    expect(view.container.querySelector('[data-testid="at-notfound"]')).not.toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,225 @@
+import { type DownloadInfo, formatSize, type TransferFile, TransferId } from '@ferry/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate, useParams } from 'react-router';
+import { ClockIcon, DownloadIcon } from '../../components/icons';
+import { useDescribeError } from '../../hooks/use-describe-error';
+import { ApiError } from '../../lib/api';
+import { PRODUCT_NAME } from '../../lib/config';
+import { formatDateTime } from '../../lib/format';
+import { openThroughHiddenLink } from '../../lib/hidden-download';
+import { getDownloadInfo, getDownloadLink } from '../../lib/transfer-api';
+import { useToast } from '../toasts/toast-context';
+import { downloadErrorRoute, downloadNoticeKey, needsPassword } from './download-errors';
+import { DownloadFileList } from './download-file-list';
+import { PasswordForm } from './password-form';
+
+/** One code per page visit: every download started from this visit counts as one download of the transfer. */
+const BROWSER_CODE = crypto.randomUUID();
+let downloadOrder = 0;
+
+const NOT_READY = new Set<DownloadInfo['status']>([
+  'UPLOADING',
+  'CLONING',
+  'SCANNING',
+  'MODERATING',
+  'PENDING',
+]);
+
+function TransferDetails({
+  info,
+  password,
+  highlightedId,
+  onPasswordRejected,
+}: {
+  info: DownloadInfo;
+  password: string | undefined;
+  highlightedId: string | undefined;
+  onPasswordRejected: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const toast = useToast();
+  const describe = useDescribeError();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  // 'all' while the ZIP link is fetched, a file id while that file's link is.
+  const [busy, setBusy] = useState<string | null>(null);
+  const exhausted = info.downloadsLeft !== null && info.downloadsLeft <= 0;
+  const highlighted = info.files.find((f) => f.id === highlightedId);
+
+  const download = async (file: TransferFile | null) => {
+    setBusy(file ? file.id : 'all');
+    try {
+      downloadOrder += 1;
+      const link = await getDownloadLink({
+        transferId: info.transferId,
+        fileId: file?.id,
+        password,
+        browserCode: BROWSER_CODE,
+        orderId: String(downloadOrder),
+      });
+      openThroughHiddenLink(link.url, link.fileName);
+      toast.show(t('downloader:download_started', { name: link.fileName }), 'success');
+    } catch (error) {
+      const route = downloadErrorRoute(error);
+      if (route) {
+        void navigate(route, { replace: true });
+        return;
+      }
+      if (needsPassword(error)) {
+        toast.show(t('downloader:wrong_password'), 'error');
+        onPasswordRejected();
+        return;
+      }
+      const notice = downloadNoticeKey(error);
+      toast.show(notice ? t(notice) : describe(error), 'error');
+    } finally {
+      setBusy(null);
+      // downloadsLeft changed (or the transfer did): show the server's numbers.
+      void queryClient.invalidateQueries({ queryKey: ['download-info', info.transferId] });
+    }
+  };
+
+  return (
+    <article className="download-card" aria-labelledby="download-title">
+      <header className="download-header">
+        <h1 id="download-title" className="download-title">
+          {info.name ?? t('downloader:untitled', { count: info.fileCount })}
+        </h1>
+        {info.senderName && <p className="muted">{t('downloader:sent_by', { name: info.senderName })}</p>}
+      </header>
+      {info.message && (
+        <blockquote className="download-message" data-testid="download-message">
+          {info.message}
+        </blockquote>
+      )}
+      <dl className="facts">
+        <div>
+          <dt>{t('downloader:files_count_label')}</dt>
+          <dd data-testid="download-summary">
+            {t('downloader:files_summary', { count: info.fileCount, size: formatSize(info.totalSize) })}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('downloader:expires_label')}</dt>
+          <dd>
+            <ClockIcon width={16} height={16} /> {formatDateTime(info.expiresAt, i18n.language)}
+          </dd>
+        </div>
+        {info.downloadsLeft !== null && (
+          <div>
+            <dt>{t('downloader:downloads_left_label')}</dt>
+            <dd>{info.downloadsLeft}</dd>
+          </div>
+        )}
+      </dl>
+      {exhausted && (
+        <p className="notice notice-error" role="alert">
+          {t('downloader:too_many_dowloads')}
+        </p>
+      )}
+      {NOT_READY.has(info.status) && <p className="notice notice-warn">{t('downloader:not_ready')}</p>}
+      {highlighted && (
+        <section className="highlight" aria-label={t('downloader:highlight_label')}>
+          <p>{t('downloader:highlight_text', { name: highlighted.relativePath ?? highlighted.name })}</p>
+          <button
+            type="button"
+            className="button button-start"
+            data-testid="download-highlighted"
+            disabled={exhausted || busy !== null}
+            onClick={() => void download(highlighted)}
+          >
+            <DownloadIcon /> {t('downloader:download_this_file')}
+          </button>
+        </section>
+      )}
+      <DownloadFileList
+        files={info.files}
+        highlightedId={highlightedId}
+        busyId={busy}
+        disabled={exhausted || NOT_READY.has(info.status)}
+        onDownload={(file) => void download(file)}
+      />
+      <div className="panel-actions">
+        <button
+          type="button"
+          className={`button ${highlighted ? 'button-secondary' : 'button-start'} button-block`}
+          data-testid="download-all"
+          disabled={exhausted || busy !== null || NOT_READY.has(info.status) || info.files.length === 0}
+          aria-busy={busy === 'all' || undefined}
+          onClick={() => void download(null)}
+        >
+          <DownloadIcon /> {t('downloader:download_all')}
+        </button>
+      </div>
+    </article>
+  );
+}
+
+/** The download page at /dl/:transferId[/:fileId] (spec §1 link shape). */
+export function DownloadPage() {
+  const { transferId = '', fileId } = useParams();
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const describe = useDescribeError();
+  const [password, setPassword] = useState<string | undefined>(undefined);
+  const valid = TransferId.safeParse(transferId).success;
+  const info = useQuery({
+    queryKey: ['download-info', transferId, password ?? null],
+    queryFn: ({ signal }) => getDownloadInfo({ transferId, password }, signal),
+    enabled: valid,
+    retry: (failures, error) => !(error instanceof ApiError) && failures < 2,
+    placeholderData: (previous) => previous,
+  });
+
+  const route = info.error ? downloadErrorRoute(info.error) : null;
+  useEffect(() => {
+    if (route) void navigate(route, { replace: true });
+  }, [route, navigate]);
+  useEffect(() => {
+    if (info.error && needsPassword(info.error)) setPassword(undefined);
+  }, [info.error]);
+
+  if (!valid) return <Navigate to="/d/notfound" replace />;
+  const title = <title>{t('downloader:page_title', { product: PRODUCT_NAME })}</title>;
+  if (info.isPending || route) {
+    return (
+      <div className="page-center" aria-busy="true">
+        {title}
+        <p className="muted">{t('downloader:loading')}</p>
+      </div>
+    );
+  }
+  if (info.error && !needsPassword(info.error)) {
+    return (
+      <div className="page-center">
+        {title}
+        <div className="panel message-panel" role="alert">
+          <p>{describe(info.error)}</p>
+          <button type="button" className="button button-primary" onClick={() => void info.refetch()}>
+            {t('common:retry')}
+          </button>
+        </div>
+      </div>
+    );
+  }
+  const data = info.data;
+  return (
+    <div className="page-center">
+      {title}
+      <div className="panel download-panel">
+        {!data || data.locked ? (
+          <PasswordForm transferId={transferId} onUnlocked={setPassword} />
+        ) : (
+          <TransferDetails
+            info={data}
+            password={password}
+            highlightedId={fileId}
+            onPasswordRejected={() => setPassword(undefined)}
+          />
+        )}
+      </div>
+    </div>
+  );
+}

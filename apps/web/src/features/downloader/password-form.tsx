@@ -1,0 +1,99 @@
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { EyeIcon, EyeOffIcon, LockIcon } from '../../components/icons';
+import { ApiError, NetworkError } from '../../lib/api';
+import { checkDownloadPassword } from '../../lib/transfer-api';
+
+/**
+ * The message for a failed password check (spec §8): 429 is "too many attempts, wait"; any other answer
+ * that is not 200 means a wrong password.
+ */
+export function passwordErrorKey(error: unknown): { key: string; count?: number } {
+  if (error instanceof NetworkError) return { key: 'errors:network' };
+  if (error instanceof ApiError && error.status === 429) {
+    return error.retryAfterSeconds === null
+      ? { key: 'downloader:password_rate_limited' }
+      : { key: 'downloader:password_rate_limited_wait', count: error.retryAfterSeconds };
+  }
+  return { key: 'downloader:wrong_password' };
+}
+
+/** Asks for the transfer's password; on success hands it to the page, which then lists the files. */
+export function PasswordForm({
+  transferId,
+  onUnlocked,
+}: {
+  transferId: string;
+  onUnlocked: (password: string) => void;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [password, setPassword] = useState('');
+  const [visible, setVisible] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ key: string; count?: number } | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (password === '' || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await checkDownloadPassword(transferId, password);
+      onUnlocked(password);
+    } catch (failure) {
+      setError(passwordErrorKey(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="password-form" onSubmit={(event) => void submit(event)}>
+      <div className="lock-badge" aria-hidden="true">
+        <LockIcon width={28} height={28} />
+      </div>
+      <h2 className="panel-title">{t('downloader:password_title')}</h2>
+      <p className="muted">{t('downloader:password_text')}</p>
+      <label htmlFor={id} className="field-label">
+        {t('downloader:password_label')}
+      </label>
+      <div className="input-with-button">
+        <input
+          id={id}
+          type={visible ? 'text' : 'password'}
+          value={password}
+          autoComplete="off"
+          // biome-ignore lint/a11y/noAutofocus: the password is the only thing to do on this screen
+          autoFocus
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          onChange={(event) => setPassword(event.target.value)}
+          data-testid="password-input"
+        />
+        <button
+          type="button"
+          className="icon-button"
+          aria-pressed={visible}
+          aria-label={t(visible ? 'common:hide_password' : 'common:show_password')}
+          onClick={() => setVisible((v) => !v)}
+        >
+          {visible ? <EyeOffIcon /> : <EyeIcon />}
+        </button>
+      </div>
+      {error && (
+        <p className="field-error" id={`${id}-error`} role="alert" data-testid="password-error">
+          {t(error.key, { count: error.count })}
+        </p>
+      )}
+      <button
+        type="submit"
+        className="button button-primary button-block"
+        disabled={busy || password === ''}
+        data-testid="password-submit"
+      >
+        {t('downloader:unlock')}
+      </button>
+    </form>
+  );
+}

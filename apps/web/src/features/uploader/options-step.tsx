@@ -1,0 +1,204 @@
+import { addDays, type PlanLimits } from '@ferry/core';
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { EyeIcon, EyeOffIcon } from '../../components/icons';
+import { formatDate } from '../../lib/format';
+import { type FormProblems, hasProblems, type TransferForm, type UploaderAction } from './uploader-state';
+
+interface OptionsStepProps {
+  form: TransferForm;
+  problems: FormProblems;
+  limits: Pick<PlanLimits, 'messageLength' | 'fileValidityInDays'>;
+  dispatch: (action: UploaderAction) => void;
+  onBack: () => void;
+  onStart: () => void;
+  busy: boolean;
+}
+
+/** Step 2: the transfer's name, message, password, expiry, download limit, preview and the sender. */
+export function OptionsStep({ form, problems, limits, dispatch, onBack, onStart, busy }: OptionsStepProps) {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  const [showPassword, setShowPassword] = useState(false);
+  const set = (field: keyof TransferForm) => (value: string | number | boolean) =>
+    dispatch({ type: 'setField', field, value });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!hasProblems(problems) && !busy) onStart();
+  };
+  const days = Array.from({ length: limits.fileValidityInDays }, (_, i) => i + 1);
+  const expiry = formatDate(addDays(new Date(), form.expiresInDays), i18n.language);
+  const over = form.message.length > limits.messageLength;
+
+  return (
+    <form className="options-form" onSubmit={submit} noValidate>
+      <div className="field">
+        <label htmlFor={`${id}-name`}>{t('uploader:field_name')}</label>
+        <input
+          id={`${id}-name`}
+          type="text"
+          value={form.name}
+          autoComplete="off"
+          maxLength={255}
+          placeholder={t('uploader:field_name_placeholder')}
+          onChange={(e) => set('name')(e.target.value)}
+          data-testid="transfer-name"
+        />
+      </div>
+
+      <div className="field">
+        <div className="field-label-row">
+          <label htmlFor={`${id}-message`}>{t('uploader:field_message')}</label>
+          <span id={`${id}-counter`} className={`counter${over ? ' is-over' : ''}`}>
+            {t('uploader:message_counter', { length: form.message.length, max: limits.messageLength })}
+          </span>
+        </div>
+        <textarea
+          id={`${id}-message`}
+          value={form.message}
+          rows={3}
+          placeholder={t('uploader:field_message_placeholder')}
+          aria-describedby={`${id}-counter`}
+          aria-invalid={over || undefined}
+          onChange={(e) => set('message')(e.target.value)}
+          data-testid="transfer-message"
+        />
+        {over && (
+          <p className="field-error" role="alert">
+            {t('errors:limit.messageLength', { max: limits.messageLength, actual: form.message.length })}
+          </p>
+        )}
+      </div>
+
+      <div className="field-grid">
+        <div className="field">
+          <label htmlFor={`${id}-expiry`}>{t('uploader:field_expiry')}</label>
+          <select
+            id={`${id}-expiry`}
+            value={form.expiresInDays}
+            aria-describedby={`${id}-expiry-hint`}
+            onChange={(e) => set('expiresInDays')(Number(e.target.value))}
+            data-testid="transfer-expiry"
+          >
+            {days.map((d) => (
+              <option key={d} value={d}>
+                {t('uploader:days', { count: d })}
+              </option>
+            ))}
+          </select>
+          <p className="field-hint" id={`${id}-expiry-hint`}>
+            {t('uploader:expires_on', { date: expiry })}
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-max`}>{t('uploader:field_max_downloads')}</label>
+          <input
+            id={`${id}-max`}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            value={form.maxDownloads}
+            placeholder={t('uploader:field_max_downloads_placeholder')}
+            aria-invalid={problems.invalidMaxDownloads || undefined}
+            aria-describedby={problems.invalidMaxDownloads ? `${id}-max-error` : undefined}
+            onChange={(e) => set('maxDownloads')(e.target.value)}
+            data-testid="transfer-max-downloads"
+          />
+          {problems.invalidMaxDownloads && (
+            <p className="field-error" id={`${id}-max-error`}>
+              {t('uploader:invalid_max_downloads')}
+            </p>
+          )}
+        </div>
+      </div>
+
+      <div className="field">
+        <label htmlFor={`${id}-password`}>{t('uploader:field_password')}</label>
+        <div className="input-with-button">
+          <input
+            id={`${id}-password`}
+            type={showPassword ? 'text' : 'password'}
+            value={form.password}
+            autoComplete="new-password"
+            maxLength={256}
+            placeholder={t('uploader:field_password_placeholder')}
+            onChange={(e) => set('password')(e.target.value)}
+            data-testid="transfer-password"
+          />
+          <button
+            type="button"
+            className="icon-button"
+            aria-pressed={showPassword}
+            aria-label={t(showPassword ? 'common:hide_password' : 'common:show_password')}
+            onClick={() => setShowPassword((v) => !v)}
+          >
+            {showPassword ? <EyeOffIcon /> : <EyeIcon />}
+          </button>
+        </div>
+      </div>
+
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={form.allowPreview}
+          onChange={(e) => set('allowPreview')(e.target.checked)}
+          data-testid="transfer-allow-preview"
+        />
+        <span>{t('uploader:field_allow_preview')}</span>
+      </label>
+
+      <fieldset className="fieldset">
+        <legend>{t('uploader:sender_legend')}</legend>
+        <div className="field-grid">
+          <div className="field">
+            <label htmlFor={`${id}-email`}>{t('uploader:field_sender_email')}</label>
+            <input
+              id={`${id}-email`}
+              type="email"
+              autoComplete="email"
+              value={form.senderEmail}
+              maxLength={320}
+              aria-invalid={problems.invalidEmail || undefined}
+              aria-describedby={problems.invalidEmail ? `${id}-email-error` : undefined}
+              onChange={(e) => set('senderEmail')(e.target.value)}
+              data-testid="sender-email"
+            />
+            {problems.invalidEmail && (
+              <p className="field-error" id={`${id}-email-error`}>
+                {t('uploader:invalid_email')}
+              </p>
+            )}
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-sender`}>{t('uploader:field_sender_name')}</label>
+            <input
+              id={`${id}-sender`}
+              type="text"
+              autoComplete="name"
+              value={form.senderName}
+              maxLength={200}
+              onChange={(e) => set('senderName')(e.target.value)}
+              data-testid="sender-name"
+            />
+          </div>
+        </div>
+        <p className="field-hint">{t('uploader:sender_hint')}</p>
+      </fieldset>
+
+      <div className="panel-actions">
+        <button type="button" className="button button-secondary" onClick={onBack}>
+          {t('common:back')}
+        </button>
+        <button
+          type="submit"
+          className="button button-start"
+          data-testid="start-upload"
+          disabled={hasProblems(problems) || busy}
+        >
+          {t('uploader:start_upload')}
+        </button>
+      </div>
+    </form>
+  );
+}

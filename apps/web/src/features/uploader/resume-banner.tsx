@@ -1,0 +1,81 @@
+import { formatSize, truncateFileName } from '@ferry/core';
+import { useTranslation } from 'react-i18next';
+import { AlertIcon } from '../../components/icons';
+import type { PendingState } from './use-pending-transfer';
+
+const SHOWN_MISSING = 5;
+
+/**
+ * Offers to resume an unfinished transfer: the same files added again are re-attached and their uploads go
+ * on from where they stopped. Lists what is still missing; "discard" forgets the transfer.
+ */
+export function ResumeBanner({
+  state,
+  onDiscard,
+  onFinish,
+}: {
+  state: PendingState;
+  onDiscard: () => void;
+  onFinish: () => void;
+}) {
+  const { t } = useTranslation();
+  const total = state.pending.files.length;
+  const ready = total - state.missing.length;
+  const shown = state.missing.slice(0, SHOWN_MISSING);
+  return (
+    <section
+      className="banner banner-warning"
+      data-testid="resume-banner"
+      aria-labelledby="resume-banner-title"
+    >
+      <AlertIcon className="banner-icon" />
+      <div className="banner-body">
+        <h2 id="resume-banner-title" className="banner-title">
+          {t('uploader:resume_title')}
+        </h2>
+        {state.missing.length > 0 ? (
+          <>
+            <p>{t('uploader:resume_text')}</p>
+            <p className="banner-progress" aria-live="polite">
+              {t('uploader:resume_found', { ready, count: total })}
+            </p>
+            <ul className="banner-list">
+              {shown.map((f) => (
+                <li key={f.id} title={f.relativePath ?? f.name}>
+                  {truncateFileName(f.name)} <span className="muted">{formatSize(f.size)}</span>
+                </li>
+              ))}
+              {state.missing.length > SHOWN_MISSING && (
+                <li className="muted">
+                  {t('uploader:resume_more', { count: state.missing.length - SHOWN_MISSING })}
+                </li>
+              )}
+            </ul>
+          </>
+        ) : (
+          <p>{t('uploader:resume_all_uploaded')}</p>
+        )}
+        <div className="banner-actions">
+          {state.missing.length === 0 && (
+            <button
+              type="button"
+              className="button button-primary"
+              data-testid="resume-transfer"
+              onClick={onFinish}
+            >
+              {t('uploader:resume_finish')}
+            </button>
+          )}
+          <button
+            type="button"
+            className="button button-secondary"
+            data-testid="resume-discard"
+            onClick={onDiscard}
+          >
+            {t('uploader:resume_discard')}
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}

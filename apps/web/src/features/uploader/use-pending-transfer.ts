@@ -1,0 +1,114 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { ApiError } from '../../lib/api';
+import { getUploadState } from '../../lib/transfer-api';
+import type { IncomingFile } from './collect-files';
+import {
+  clearPending,
+  loadPending,
+  matchResumeFiles,
+  type PendingTransfer,
+  type ResumeCandidate,
+} from './resume-store';
+
+export interface PendingState {
+  pending: PendingTransfer;
+  /** Files the server already holds in full (from upload-state). */
+  uploadedIds: ReadonlySet<string>;
+  attached: ReadonlyMap<string, ResumeCandidate>;
+  /** Files still to be re-added before the upload can go on. */
+  missing: PendingTransfer['files'];
+  checked: boolean;
+}
+
+/** Statuses of upload-state that mean the saved transfer can no longer be resumed. */
+function isGone(error: unknown): boolean {
+  return error instanceof ApiError && [401, 403, 404, 410].includes(error.status);
+}
+
+/**
+ * The unfinished transfer saved by an earlier visit (spec-less but expected: a reload must not lose an
+ * upload). It is checked against the server's upload-state; an expired, finished or unknown transfer is
+ * forgotten silently.
+ */
+export function usePendingTransfer() {
+  const [pending, setPending] = useState<PendingTransfer | null>(() => loadPending());
+  const [uploadedIds, setUploadedIds] = useState<ReadonlySet<string>>(new Set());
+  const [attached, setAttached] = useState<ReadonlyMap<string, ResumeCandidate>>(new Map());
+  const [checked, setChecked] = useState(false);
+
+  const transferId = pending?.transferId;
+  const uploadToken = pending?.uploadToken;
+  const expiresAt = pending?.expiresAt;
+  useEffect(() => {
+    if (!transferId || !uploadToken) return;
+    if (expiresAt && Date.parse(expiresAt) < Date.now()) {
+      clearPending(transferId);
+      setPending(null);
+      return;
+    }
+    let live = true;
+    getUploadState(transferId, uploadToken).then(
+      (state) => {
+        if (!live) return;
+        if (state.status !== 'UPLOADING') {
+          clearPending(transferId);
+          setPending(null);
+          return;
+        }
+        setUploadedIds(new Set(state.files.filter((f) => f.uploaded).map((f) => f.id)));
+        setChecked(true);
+      },
+      (error: unknown) => {
+        if (!live) return;
+        if (isGone(error)) {
+          clearPending(transferId);
+          setPending(null);
+        } else setChecked(true);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [transferId, uploadToken, expiresAt]);
+
+  const discard = useCallback(() => {
+    if (transferId) clearPending(transferId);
+    setPending(null);
+    setAttached(new Map());
+  }, [transferId]);
+
+  /** Forgets the banner without touching storage (the upload now runs and owns the saved record). */
+  const release = useCallback(() => {
+    setPending(null);
+    setAttached(new Map());
+  }, []);
+
+  /** Re-attaches re-added files; returns those that are not part of the unfinished transfer. */
+  const attach = useCallback(
+    (incoming: readonly IncomingFile[]) => {
+      if (!pending) return { unrelated: [...incoming], attached, missing: [] };
+      const candidates = incoming.map(({ file, relativePath }) => ({
+        file,
+        name: file.name,
+        size: file.size,
+        relativePath,
+      }));
+      const match = matchResumeFiles(pending.files, uploadedIds, candidates, attached);
+      setAttached(match.attached);
+      return {
+        unrelated: match.unrelated.map(({ file, relativePath }) => ({ file, relativePath })),
+        attached: match.attached,
+        missing: match.missing,
+      };
+    },
+    [pending, uploadedIds, attached],
+  );
+
+  const state: PendingState | null = useMemo(() => {
+    if (!pending) return null;
+    const missing = pending.files.filter((f) => !uploadedIds.has(f.id) && !attached.has(f.id));
+    return { pending, uploadedIds, attached, missing, checked };
+  }, [pending, uploadedIds, attached, checked]);
+
+  return { state, discard, release, attach };
+}

@@ -1,0 +1,87 @@
+import { LOCALES } from '@ferry/core';
+import i18next, { type i18n as I18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { browserStore } from '../lib/storage';
+import en from './locales/en.json';
+import fr from './locales/fr.json';
+
+/** Locales with a full translation; the spec's other LOCALES fall back to English. */
+export const UI_LOCALES = ['en', 'fr'] as const;
+export type UiLocale = (typeof UI_LOCALES)[number];
+export const FALLBACK_LOCALE: UiLocale = 'en';
+/** Namespaces as the spec names them (uploader:…, downloader:…), plus common and errors. */
+export const NAMESPACES = ['common', 'uploader', 'downloader', 'errors'] as const;
+export const LOCALE_STORAGE_KEY = 'ferry.locale';
+
+export const resources = { en, fr } as const;
+
+/** The spec's locale codes for languages whose BCP 47 code differs (ja → jp, ko → kr). */
+const SPEC_CODES: Record<string, string> = { ja: 'jp', ko: 'kr', cs: 'ccs' };
+
+function isUiLocale(code: string): code is UiLocale {
+  return (UI_LOCALES as readonly string[]).includes(code);
+}
+
+/** Maps a browser language tag ("fr-CA") to the spec's locale code ("fr"), or null if not one of LOCALES. */
+export function specLocaleOf(tag: string): string | null {
+  const base = tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+  const code = SPEC_CODES[base] ?? base;
+  return (LOCALES as readonly string[]).includes(code) ? code : null;
+}
+
+/**
+ * The language to show: the user's own choice if saved, else the first browser language that is translated,
+ * else English.
+ */
+export function detectLocale(saved: string | null, browserLanguages: readonly string[]): UiLocale {
+  if (saved && isUiLocale(saved)) return saved;
+  for (const tag of browserLanguages) {
+    const code = specLocaleOf(tag);
+    if (code && isUiLocale(code)) return code;
+  }
+  return FALLBACK_LOCALE;
+}
+
+function browserLanguages(): string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? [...navigator.languages] : [navigator.language].filter(Boolean);
+}
+
+function applyToDocument(lng: string, instance: I18n): void {
+  if (typeof document === 'undefined') return;
+  document.documentElement.lang = lng;
+  document.documentElement.dir = instance.dir(lng);
+}
+
+/** Initialises the shared i18next instance (synchronously: every translation is bundled). */
+export function initI18n(instance: I18n = i18next, lng?: string): I18n {
+  if (!instance.isInitialized) {
+    instance.use(initReactI18next);
+    void instance.init({
+      lng: lng ?? detectLocale(browserStore()?.getItem(LOCALE_STORAGE_KEY) ?? null, browserLanguages()),
+      fallbackLng: FALLBACK_LOCALE,
+      supportedLngs: [...UI_LOCALES],
+      resources,
+      ns: [...NAMESPACES],
+      defaultNS: 'common',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      initAsync: false,
+    });
+    instance.on('languageChanged', (next) => applyToDocument(next, instance));
+  }
+  applyToDocument(instance.language, instance);
+  return instance;
+}
+
+/** Switches language and remembers the choice. */
+export async function changeLocale(lng: UiLocale, instance: I18n = i18next): Promise<void> {
+  try {
+    browserStore()?.setItem(LOCALE_STORAGE_KEY, lng);
+  } catch {
+    // Not remembered, still switched.
+  }
+  await instance.changeLanguage(lng);
+}
+
+export { i18next };

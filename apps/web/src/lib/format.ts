@@ -1,0 +1,43 @@
+import { formatSize } from '@ferry/core';
+
+/** "12.3 MB/s" style, sizes in units of 1000 like every size the app shows (spec §2). */
+export function formatSpeed(bytesPerSecond: number): string {
+  return `${formatSize(bytesPerSecond)}/s`;
+}
+
+function unit(locale: string, value: number, name: 'hour' | 'minute' | 'second'): string {
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay: 'narrow' }).format(value);
+}
+
+/** A short duration in the user's language: "1h 5min", "2min 30s", "45s" (the exact form is Intl's). */
+export function formatDuration(totalSeconds: number, locale: string): string {
+  const seconds = Math.max(0, Math.round(totalSeconds));
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  if (h > 0)
+    return m > 0 ? `${unit(locale, h, 'hour')} ${unit(locale, m, 'minute')}` : unit(locale, h, 'hour');
+  if (m > 0)
+    return s > 0 && m < 10
+      ? `${unit(locale, m, 'minute')} ${unit(locale, s, 'second')}`
+      : unit(locale, m, 'minute');
+  return unit(locale, s, 'second');
+}
+
+/** A date and time in the user's locale, e.g. "12 March 2025 at 14:03". */
+export function formatDateTime(iso: string | Date, locale: string): string {
+  const date = typeof iso === 'string' ? new Date(iso) : iso;
+  if (Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(date);
+}
+
+export function formatDate(iso: string | Date, locale: string): string {
+  const date = typeof iso === 'string' ? new Date(iso) : iso;
+  if (Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(date);
+}
+
+/** A whole percentage in the user's locale ("42%", "42 %"). */
+export function formatPercent(percent: number, locale: string): string {
+  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(percent / 100);
+}

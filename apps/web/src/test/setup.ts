@@ -1,0 +1,7 @@
+import { initI18n } from '../i18n';
+
+// React's act() warns unless the environment says it is a test.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+// Tests read English text; the shared i18next instance is initialised once, as main.tsx does.
+initI18n(undefined, 'en');

@@ -1,0 +1,20 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { sourceAliases } from '../../vitest.shared.ts';
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: { alias: sourceAliases },
+  server: {
+    port: 5173,
+    proxy: { '/api': { target: 'http://localhost:8080', changeOrigin: false } },
+  },
+  worker: { format: 'es' },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // No data: URLs in the bundle: the server's CSP only allows assets from 'self'.
+    assetsInlineLimit: 0,
+    sourcemap: true,
+  },
+});
