@@ -8,6 +8,46 @@ const bool = z
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
+/** Region name under which the main bucket is reached; S3_REGIONS names the others. */
+export const DEFAULT_STORAGE_REGION = 'default';
+
+const S3Regions = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be JSON: {"<name>": {"bucket": "…", "endpoint"?, "region"?}}',
+      });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z
+      .record(
+        z.string(),
+        z.strictObject({
+          bucket: z.string().min(1),
+          endpoint: z.string().url().optional(),
+          region: z.string().min(1).optional(),
+        }),
+      )
+      .superRefine((regions, ctx) => {
+        for (const name of Object.keys(regions)) {
+          if (name === DEFAULT_STORAGE_REGION)
+            ctx.addIssue({
+              code: 'custom',
+              path: [name],
+              message: `"${name}" names the main bucket already`,
+            });
+          else if (!/^[a-z0-9][a-z0-9_-]{0,62}$/i.test(name))
+            ctx.addIssue({ code: 'custom', path: [name], message: 'use letters, digits, "-" and "_"' });
+        }
+      }),
+  );
+
 /** Every setting Ferry reads, from the environment; docs/configuration.md describes each one. */
 const ConfigSchema = z
   .object({
@@ -27,7 +67,32 @@ const ConfigSchema = z
     PASSWORD_ATTEMPTS_PER_WINDOW: z.coerce.number().int().min(1).default(10),
     PASSWORD_ATTEMPT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).default(25),
+    STORAGE: z.enum(['local', 's3']).default('local'),
+    S3_ENDPOINT: z.string().url().optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_BUCKET: z.string().optional(),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    S3_FORCE_PATH_STYLE: bool.default(false),
+    // S3 allows parts of 5 MiB to 5 GiB.
+    S3_PART_SIZE_MB: z.coerce.number().int().min(5).max(5120).default(64),
+    S3_PRESIGNED_DOWNLOADS: bool.default(false),
+    S3_REGIONS: S3Regions.optional(),
   })
+  // Runs even when other settings are invalid, so one error message lists every problem.
+  .superRefine(
+    (env, ctx) => {
+      if (env.STORAGE !== 's3') {
+        if (env.S3_REGIONS !== undefined)
+          ctx.addIssue({ code: 'custom', path: ['S3_REGIONS'], message: 'needs STORAGE=s3' });
+        return;
+      }
+      for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
+        if (!env[name])
+          ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STORAGE=s3' });
+    },
+    { when: () => true },
+  )
   .transform((env) => {
     const dataDir = path.resolve(env.DATA_DIR);
     return {
@@ -47,10 +112,36 @@ const ConfigSchema = z
       passwordAttempts: env.PASSWORD_ATTEMPTS_PER_WINDOW,
       passwordWindowSeconds: env.PASSWORD_ATTEMPT_WINDOW_SECONDS,
       shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
+      storage: env.STORAGE,
+      s3:
+        env.STORAGE === 's3'
+          ? {
+              endpoint: env.S3_ENDPOINT ?? null,
+              region: env.S3_REGION,
+              bucket: env.S3_BUCKET!,
+              accessKeyId: env.S3_ACCESS_KEY_ID!,
+              secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
+              forcePathStyle: env.S3_FORCE_PATH_STYLE,
+              partSizeBytes: env.S3_PART_SIZE_MB * 1024 * 1024,
+              presignedDownloads: env.S3_PRESIGNED_DOWNLOADS,
+              /** Further buckets by region name (spec §3 `forcedRegion`); endpoint and region default to the main ones. */
+              regions: Object.fromEntries(
+                Object.entries(env.S3_REGIONS ?? {}).map(([name, r]) => [
+                  name,
+                  {
+                    bucket: r.bucket,
+                    endpoint: r.endpoint ?? env.S3_ENDPOINT ?? null,
+                    region: r.region ?? env.S3_REGION,
+                  },
+                ]),
+              ),
+            }
+          : null,
     };
   });
 
 export type Config = Readonly<z.output<typeof ConfigSchema>>;
+export type S3Config = NonNullable<Config['s3']>;
 
 export class ConfigError extends Error {}
 

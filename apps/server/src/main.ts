@@ -18,7 +18,7 @@ import { Signer } from './security/secrets.js';
 import { DownloadService } from './services/download.service.js';
 import { TransferService } from './services/transfer.service.js';
 import { HashingDataStore } from './storage/hashing-store.js';
-import { createLocalStorage } from './storage/local.js';
+import { createStorage } from './storage/index.js';
 
 export const VERSION: string = JSON.parse(
   readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8'),
@@ -76,7 +76,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     cleanups.push(() => database.close());
     await runMigrations(database);
 
-    const storage = await createLocalStorage(path.join(config.dataDir, 'files'));
+    const storage = await createStorage(config);
     const uploadStore = new HashingDataStore(storage);
     const repo = new PgTransferRepository(database.db);
     const passwords = new Argon2PasswordHasher();

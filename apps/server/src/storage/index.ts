@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { type Config, DEFAULT_STORAGE_REGION } from '../config.js';
+import type { Storage } from './blob-store.js';
+import { createLocalStorage } from './local.js';
+import { createS3Storage } from './s3.js';
+
+/** The main storage, plus the storage of every region a transfer can be forced into. */
+export interface RegionalStorage extends Storage {
+  /** Names `forRegion` accepts: `default` (the main storage) and the keys of S3_REGIONS. */
+  readonly regionNames: readonly string[];
+  /**
+   * The storage of a region (spec §3 `forcedRegion`); null or `default` is the main one. An unknown name throws:
+   * a region lock must never fall back to storing elsewhere.
+   */
+  forRegion(name: string | null | undefined): Storage;
+}
+
+/** The one storage factory: local disk under DATA_DIR/files, or S3 (STORAGE=s3) with its regions. */
+export async function createStorage(
+  config: Pick<Config, 'storage' | 's3' | 'dataDir'>,
+): Promise<RegionalStorage> {
+  const regions = new Map<string, Storage>();
+  if (config.storage === 's3' && config.s3) {
+    const { regions: others, ...main } = config.s3;
+    regions.set(DEFAULT_STORAGE_REGION, createS3Storage(main));
+    for (const [name, target] of Object.entries(others))
+      regions.set(name, createS3Storage({ ...main, ...target }));
+  } else {
+    regions.set(DEFAULT_STORAGE_REGION, await createLocalStorage(path.join(config.dataDir, 'files')));
+  }
+  const main = regions.get(DEFAULT_STORAGE_REGION)!;
+  return {
+    ...main,
+    regionNames: [...regions.keys()],
+    forRegion(name) {
+      const storage = regions.get(name ?? DEFAULT_STORAGE_REGION);
+      if (!storage)
+        throw new Error(`unknown storage region "${name}" (known: ${[...regions.keys()].join(', ')})`);
+      return storage;
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import { Readable } from 'node:stream';
+import {
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { BlobStore, ByteRange, Storage } from './blob-store.js';
+import { FerryS3Store, isS3NotFound } from './s3-upload-store.js';
+
+/** One bucket and the settings to reach it. */
+export interface S3StorageOptions {
+  bucket: string;
+  /** Null for AWS itself; else the S3-compatible service's URL. */
+  endpoint: string | null;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+  /** Preferred multipart part size (S3: 5 MiB to 5 GiB). */
+  partSizeBytes: number;
+  /** Whether downloads may be sent straight to the bucket with a presigned URL. */
+  presignedDownloads: boolean;
+}
+
+export interface PresignOptions {
+  /** Name the browser saves the file as (sent back as Content-Disposition: attachment). */
+  fileName: string;
+  contentType: string;
+  expiresInSeconds: number;
+}
+
+/** SigV4 presigned URLs live at most seven days. */
+const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
+
+export function s3ClientConfig(options: S3StorageOptions): S3ClientConfig {
+  return {
+    region: options.region,
+    endpoint: options.endpoint ?? undefined,
+    forcePathStyle: options.forcePathStyle,
+    credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+    // The SDK's default CRC32 trailers (aws-chunked bodies) are not understood by many S3-compatible stores,
+    // which then store the chunk framing as object bytes; Ferry checks integrity end to end with SHA-256.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  };
+}
+
+/** Blobs as objects of one S3 bucket, streamed both ways. */
+export class S3BlobStore implements BlobStore {
+  /** Present only when presigned downloads are turned on: a URL that serves the blob as an attachment. */
+  readonly presignedUrl?: (key: string, options: PresignOptions) => Promise<string>;
+
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucket: string,
+    private readonly uploads: Pick<FerryS3Store, 'purge'>,
+    options: { presignedDownloads: boolean },
+  ) {
+    if (options.presignedDownloads) this.presignedUrl = (key, o) => this.presign(key, o);
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable> {
+    const { Body, ContentLength } = await this.client.send(
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+      }),
+    );
+    if (!(Body instanceof Readable)) throw new Error(`S3 returned no readable body for ${key}`);
+    // Callers announce the range's length to their own clients: other bytes than asked must never flow on.
+    if (range && ContentLength !== undefined && ContentLength !== range.end - range.start + 1) {
+      Body.destroy();
+      throw new Error(`S3 answered ${ContentLength} bytes for range ${range.start}-${range.end} of ${key}`);
+    }
+    return Body;
+  }
+
+  async size(key: string): Promise<number | null> {
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return head.ContentLength ?? 0;
+    } catch (error) {
+      if (isS3NotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  /** Deletes the blob and whatever its tus upload left beside it (`.info`, `.part`, an unfinished upload). */
+  async delete(key: string): Promise<void> {
+    await this.uploads.purge(key);
+  }
+
+  async ping(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  }
+
+  private presign(key: string, options: PresignOptions): Promise<string> {
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ResponseContentDisposition: attachment(options.fileName),
+      ResponseContentType: options.contentType,
+    });
+    const expiresIn = Math.max(1, Math.min(MAX_PRESIGN_SECONDS, Math.floor(options.expiresInSeconds)));
+    return getSignedUrl(this.client, command, { expiresIn });
+  }
+}
+
+/**
+ * S3 storage. tus writes an upload as a multipart upload of the object named by the upload id, so a finished
+ * upload is already the blob: nothing is copied.
+ */
+export function createS3Storage(options: S3StorageOptions): Storage & { blobs: S3BlobStore } {
+  const config = s3ClientConfig(options);
+  const tusStore = new FerryS3Store({
+    partSize: options.partSizeBytes,
+    s3ClientConfig: { ...config, bucket: options.bucket },
+  });
+  return {
+    blobs: new S3BlobStore(new S3Client(config), options.bucket, tusStore, options),
+    tusStore,
+    uploadBlobKey: (uploadId) => uploadId,
+    // The bytes of an unfinished upload cannot be read back: its parts become readable only once S3 joins them
+    // at CompleteMultipartUpload (ListParts gives sizes and ETags, not content). So after a restart, or when
+    // another instance took the upload over, the hashing store hashes the finished blob whole instead.
+    readPartialUpload: async () => null,
+  };
+}
+
+/** RFC 6266 attachment header, as the download route sends it: an ASCII fallback plus the UTF-8 name. */
+function attachment(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
