@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { Locker } from '@tus/utils';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -16,13 +17,20 @@ import { registerTus } from './http/plugins/tus.plugin.js';
 import { registerWeb } from './http/plugins/web.plugin.js';
 import { downloadRoutes } from './http/routes/download.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
+import { opsRoutes } from './http/routes/ops.routes.js';
 import { transferRoutes } from './http/routes/transfer.routes.js';
+import type { Metrics } from './observability/metrics.js';
 import type { DownloadService } from './services/download.service.js';
 import type { TransferService } from './services/transfer.service.js';
 import type { HashingDataStore } from './storage/hashing-store.js';
 
 export interface AppDeps {
   config: Config;
+  metrics: Metrics;
+  /** Checks each peer this instance needs (database, storage, Redis); throws or rejects when one is down. */
+  readiness: Record<string, () => Promise<void>>;
+  /** The tus upload locker: in process by default, Redis when scaled out. */
+  uploadLocker?: Locker;
   logger: Logger;
   version: string;
   transfers: TransferService;
@@ -60,6 +68,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    deps.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    deps.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
 
   registerErrorHandling(app);
   registerSecurityHeaders(app, config.publicUrl?.startsWith('https:') ?? false);
@@ -79,9 +92,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const originOf = (host: string, protocol: string) => config.publicUrl ?? `${protocol}://${host}`;
   await app.register(healthRoutes(deps.version));
+  await app.register(opsRoutes(deps.metrics, deps.readiness, config.metricsToken));
   await app.register(transferRoutes(deps.transfers, originOf));
-  await app.register(downloadRoutes(deps.downloads, originOf));
-  registerTus(app, deps.uploadStore, deps.transfers);
+  await app.register(downloadRoutes(deps.downloads, originOf, deps.metrics));
+  registerTus(app, deps.uploadStore, deps.transfers, deps.metrics, deps.uploadLocker);
   await registerWeb(app, config.webDist);
   return app as unknown as FastifyInstance;
 }

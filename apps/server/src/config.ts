@@ -78,6 +78,9 @@ const ConfigSchema = z
     S3_PART_SIZE_MB: z.coerce.number().int().min(5).max(5120).default(64),
     S3_PRESIGNED_DOWNLOADS: bool.default(false),
     S3_REGIONS: S3Regions.optional(),
+    REDIS_URL: z.string().url().optional(),
+    METRICS_TOKEN: z.string().min(16).optional(),
+    SINGLE_INSTANCE: bool.default(false),
   })
   // Runs even when other settings are invalid, so one error message lists every problem.
   .superRefine(
@@ -90,6 +93,21 @@ const ConfigSchema = z
       for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
         if (!env[name])
           ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STORAGE=s3' });
+      if (!env.SECRET_KEY && !env.SINGLE_INSTANCE)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SECRET_KEY'],
+          message:
+            'is required with STORAGE=s3, so that every instance signs download links with the same key',
+        });
+      // Shared storage means several instances: their rate limits and upload locks must be shared too.
+      if (!env.REDIS_URL && !env.SINGLE_INSTANCE)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['REDIS_URL'],
+          message:
+            'is required with STORAGE=s3 (the scale-out setup), so that every instance shares rate limits and upload locks; set SINGLE_INSTANCE=true to run one instance without Redis',
+        });
     },
     { when: () => true },
   )
@@ -112,6 +130,8 @@ const ConfigSchema = z
       passwordAttempts: env.PASSWORD_ATTEMPTS_PER_WINDOW,
       passwordWindowSeconds: env.PASSWORD_ATTEMPT_WINDOW_SECONDS,
       shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
+      redisUrl: env.REDIS_URL ?? null,
+      metricsToken: env.METRICS_TOKEN ?? null,
       storage: env.STORAGE,
       s3:
         env.STORAGE === 's3'

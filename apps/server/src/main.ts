@@ -3,7 +3,9 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Locker } from '@tus/utils';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { buildApp, redactUrl } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
@@ -12,10 +14,14 @@ import { startEmbeddedPostgres, takeBackShutdownSignals } from './db/embedded.js
 import { PgTransferRepository } from './db/transfer.repository.js';
 import { ConnectionTracker } from './http/connection-tracker.js';
 import { DataDirLock } from './lib/data-dir-lock.js';
+import { Metrics } from './observability/metrics.js';
 import { MemoryRateLimiter } from './ratelimit/memory.js';
+import { RedisLocker } from './redis/redis-locker.js';
+import { RedisRateLimiter } from './redis/redis-rate-limiter.js';
 import { Argon2PasswordHasher } from './security/argon2.js';
 import { Signer } from './security/secrets.js';
 import { DownloadService } from './services/download.service.js';
+import type { RateLimiter } from './services/ports.js';
 import { TransferService } from './services/transfer.service.js';
 import { HashingDataStore } from './storage/hashing-store.js';
 import { createStorage } from './storage/index.js';
@@ -76,8 +82,28 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     cleanups.push(() => database.close());
     await runMigrations(database);
 
+    const metrics = new Metrics();
     const storage = await createStorage(config);
-    const uploadStore = new HashingDataStore(storage);
+    const uploadStore = new HashingDataStore(storage, (n) => metrics.uploadBytes.inc(n));
+    const readiness: Record<string, () => Promise<void>> = {
+      database: async () => void (await database.pool.query('SELECT 1')),
+      storage: () => storage.blobs.ping(),
+    };
+    let rateLimiter: RateLimiter = new MemoryRateLimiter();
+    let uploadLocker: Locker | undefined;
+    if (config.redisUrl) {
+      // Scale-out: rate limits and upload locks live in Redis, shared by every instance.
+      const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+      const subscriber = new Redis(config.redisUrl);
+      cleanups.push(async () => {
+        redis.disconnect();
+        subscriber.disconnect();
+      });
+      await redis.ping();
+      rateLimiter = new RedisRateLimiter(redis);
+      uploadLocker = new RedisLocker(redis, subscriber);
+      readiness.redis = async () => void (await redis.ping());
+    }
     const repo = new PgTransferRepository(database.db);
     const passwords = new Argon2PasswordHasher();
     const transfers = new TransferService(repo, passwords, {
@@ -90,13 +116,23 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     const downloads = new DownloadService(
       repo,
       passwords,
-      new MemoryRateLimiter(),
+      rateLimiter,
       storage.blobs,
       new Signer(await secretKey(config)),
       { attempts: config.passwordAttempts, windowSeconds: config.passwordWindowSeconds },
       config.downloadLinkTtlSeconds,
     );
-    const app = await buildApp({ config, logger, version: VERSION, transfers, downloads, uploadStore });
+    const app = await buildApp({
+      config,
+      logger,
+      version: VERSION,
+      metrics,
+      readiness,
+      uploadLocker,
+      transfers,
+      downloads,
+      uploadStore,
+    });
     const connections = new ConnectionTracker(app.server);
     cleanups.push(() => connections.drain(() => app.close(), config.shutdownGraceSeconds * 1000));
     return { app, config, close: closeAll };

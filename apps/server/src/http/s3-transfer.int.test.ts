@@ -4,7 +4,7 @@ import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { api, createTransfer, fetchBytes, randomFile, sha256 } from '../test/flows.js';
-import { startTestFerry, type TestFerry } from '../test/harness.js';
+import { startTestFerry, TEST_REDIS_URL, type TestFerry } from '../test/harness.js';
 import { startTestS3, type TestS3 } from '../test/s3rver.js';
 import { TusTestClient } from '../test/tus-client.js';
 
@@ -47,6 +47,7 @@ describe('transfers on S3 storage', () => {
       S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
       S3_FORCE_PATH_STYLE: 'true',
       S3_PART_SIZE_MB: '5',
+      REDIS_URL: TEST_REDIS_URL,
     };
     client = new S3Client({
       endpoint: s3.endpoint,

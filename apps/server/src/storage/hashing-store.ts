@@ -26,7 +26,11 @@ interface HashState {
 export class HashingDataStore extends DataStore {
   private readonly states = new Map<string, HashState>();
 
-  constructor(private readonly storage: Storage) {
+  constructor(
+    private readonly storage: Storage,
+    /** Told how many bytes each write received, for metrics. */
+    private readonly onBytes: (count: number) => void = () => undefined,
+  ) {
     super();
     this.extensions = storage.tusStore.extensions;
   }
@@ -59,7 +63,11 @@ export class HashingDataStore extends DataStore {
 
   override async write(stream: Readable, id: string, offset: number): Promise<number> {
     const state = await this.stateAt(id, offset);
-    if (!state) return this.storage.tusStore.write(stream, id, offset);
+    if (!state) {
+      const end = await this.storage.tusStore.write(stream, id, offset);
+      this.onBytes(end - offset);
+      return end;
+    }
     this.states.delete(id); // only a write that ends cleanly puts a state back
     let hashed = 0;
     const tap = new Transform({
@@ -73,6 +81,7 @@ export class HashingDataStore extends DataStore {
     const piped = new PassThrough({ highWaterMark: 1 << 20 });
     const feeding = pipeline(stream, tap, piped);
     const [newOffset] = await Promise.all([this.storage.tusStore.write(piped, id, offset), feeding]);
+    this.onBytes(newOffset - offset);
     if (newOffset === offset + hashed) this.states.set(id, { ...state, offset: newOffset });
     return newOffset;
   }

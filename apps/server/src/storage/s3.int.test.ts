@@ -47,6 +47,7 @@ const s3Env = (extra: Record<string, string> = {}) => ({
   S3_ACCESS_KEY_ID: s3.accessKeyId,
   S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
   S3_FORCE_PATH_STYLE: 'true',
+  SINGLE_INSTANCE: 'true',
   ...extra,
 });
 

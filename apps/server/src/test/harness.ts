@@ -9,6 +9,9 @@ import { type Config, loadConfig } from '../config.js';
 import { createFerry, type Ferry } from '../main.js';
 import { withDatabase } from './global-setup.js';
 
+/** Redis of this machine and CI; suites that need it fail loudly when it is absent. */
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
 /** A fresh database copied from the migrated template; dropped when the run ends. */
 export async function createTestDatabase(): Promise<string> {
   const serverUrl = inject('pgServerUrl');

@@ -1,5 +1,7 @@
 import { Server as TusServer } from '@tus/server';
+import type { Locker } from '@tus/utils';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Metrics } from '../../observability/metrics.js';
 import type { TransferService } from '../../services/transfer.service.js';
 import type { HashingDataStore } from '../../storage/hashing-store.js';
 import { errorBody, toAppError } from './errors.plugin.js';
@@ -21,10 +23,13 @@ export function registerTus(
   app: FastifyInstance,
   store: HashingDataStore,
   transfers: TransferService,
+  metrics: Metrics,
+  locker?: Locker,
 ): TusServer {
   const tus = new TusServer({
     path: TUS_PATH,
     datastore: store,
+    ...(locker ? { locker } : {}),
     relativeLocation: true,
     respectForwardedHeaders: false,
     exposedHeaders: ['Upload-Sha256'],
@@ -69,7 +74,13 @@ export function registerTus(
       }
     }
     reply.hijack();
-    await tus.handle(request.raw, reply.raw);
+    if (request.method !== 'PATCH') return tus.handle(request.raw, reply.raw);
+    metrics.activeUploads.inc();
+    try {
+      await tus.handle(request.raw, reply.raw);
+    } finally {
+      metrics.activeUploads.dec();
+    }
   };
   const methods = ['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'] as const;
   app.route({ method: [...methods], url: TUS_PATH, handler });

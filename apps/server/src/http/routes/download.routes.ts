@@ -9,6 +9,7 @@ import {
 } from '@ferry/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Metrics } from '../../observability/metrics.js';
 import type { DownloadContext, DownloadService } from '../../services/download.service.js';
 import { contentDisposition, parseRange } from '../http-range.js';
 
@@ -22,7 +23,11 @@ const errors = {
 };
 
 export const downloadRoutes =
-  (downloads: DownloadService, originOf: (host: string, protocol: string) => string): FastifyPluginAsyncZod =>
+  (
+    downloads: DownloadService,
+    originOf: (host: string, protocol: string) => string,
+    metrics: Metrics,
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     const ctx = (r: {
       ip: string;
@@ -104,7 +109,9 @@ export const downloadRoutes =
           reply.header('Content-Length', String(body.size));
         }
         if (request.method === 'HEAD' || body.size === 0) return reply.send();
-        return reply.send(await body.open(useRange));
+        const stream = await body.open(useRange);
+        stream.on('data', (chunk: Buffer) => metrics.downloadBytes.inc(chunk.length));
+        return reply.send(stream);
       },
     );
   };

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+
+const s3 = { STORAGE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' };
+
+describe('configuration', () => {
+  it('has working defaults for the embedded single box', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      storage: 'local',
+      databaseUrl: null,
+      redisUrl: null,
+      s3: null,
+    });
+    expect(config.dataDir.endsWith('/data')).toBe(true);
+  });
+
+  it('refuses the scale-out setup without Redis and a shared secret, naming both at once', () => {
+    expect(() => loadConfig(s3)).toThrow(/REDIS_URL: is required with STORAGE=s3 \(the scale-out setup\)/);
+    expect(() => loadConfig(s3)).toThrow(/SECRET_KEY: is required with STORAGE=s3/);
+    expect(() =>
+      loadConfig({ ...s3, REDIS_URL: 'redis://127.0.0.1:6379', SECRET_KEY: 'x'.repeat(32) }),
+    ).not.toThrow();
+    expect(() => loadConfig({ ...s3, SINGLE_INSTANCE: 'true' })).not.toThrow();
+  });
+
+  it('lists every problem in one error', () => {
+    let message = '';
+    try {
+      loadConfig({ PORT: 'x', PUBLIC_URL: 'nope', LOG_LEVEL: 'loud' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('PORT');
+    expect(message).toContain('PUBLIC_URL');
+    expect(message).toContain('LOG_LEVEL');
+  });
+});

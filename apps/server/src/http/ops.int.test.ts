@@ -1,0 +1,70 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, fetchBytes, randomFile, sendTransfer } from '../test/flows.js';
+import { startTestFerry, TEST_REDIS_URL, type TestFerry } from '../test/harness.js';
+
+function metricValue(text: string, name: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  return line ? Number(line.split(' ').pop()) : Number.NaN;
+}
+
+describe('operability', () => {
+  let ferry: TestFerry;
+  beforeAll(async () => {
+    ferry = await startTestFerry({
+      env: { REDIS_URL: TEST_REDIS_URL, METRICS_TOKEN: 'metrics-token-0123456789' },
+    });
+  });
+  afterAll(async () => {
+    await ferry?.close();
+  });
+
+  it('is alive at /api/health and ready at /api/ready once database, storage and Redis answer', async () => {
+    expect((await api(ferry.baseUrl, '/api/health')).body).toMatchObject({ status: 'ok' });
+    const ready = await api(ferry.baseUrl, '/api/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready', checks: { database: 'ok', storage: 'ok', redis: 'ok' } });
+  });
+
+  it('counts requests, upload and download bytes in Prometheus metrics behind its token', async () => {
+    const data = randomFile(123_456);
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'm.bin', data }]);
+    const link = await api(
+      ferry.baseUrl,
+      `/api/transfer/downloads/link?transferId=${t.transferId}&fileId=${t.files[0]!.id}`,
+    );
+    expect((await fetchBytes(link.body.url)).data.length).toBe(data.length);
+
+    expect((await fetch(`${ferry.baseUrl}/metrics`)).status).toBe(401);
+    const res = await fetch(`${ferry.baseUrl}/metrics`, {
+      headers: { authorization: 'Bearer metrics-token-0123456789' },
+    });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(metricValue(text, 'ferry_upload_bytes_total')).toBe(data.length);
+    expect(metricValue(text, 'ferry_download_bytes_total')).toBe(data.length);
+    expect(metricValue(text, 'ferry_active_uploads')).toBe(0);
+    expect(text).toMatch(
+      /ferry_http_requests_total\{method="POST",route="\/api\/transfer\/transfers",status="201"\} 1/,
+    );
+    expect(text).toContain('ferry_http_request_duration_seconds_bucket');
+  });
+});
+
+describe('readiness when a peer is down', () => {
+  it('answers 503 naming the peer that does not answer', async () => {
+    const ferry = await startTestFerry();
+    try {
+      await fs.rm(path.join(ferry.dataDir, 'files'), { recursive: true, force: true }); // the disk went away
+      const ready = await api(ferry.baseUrl, '/api/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.body).toEqual({
+        status: 'unavailable',
+        checks: { database: 'ok', storage: 'unreachable' },
+      });
+    } finally {
+      await ferry.close();
+    }
+  });
+});
