@@ -20,6 +20,7 @@ import { RedisLocker } from './redis/redis-locker.js';
 import { RedisRateLimiter } from './redis/redis-rate-limiter.js';
 import { Argon2PasswordHasher } from './security/argon2.js';
 import { Signer } from './security/secrets.js';
+import { CleanupService } from './services/cleanup.service.js';
 import { DownloadService } from './services/download.service.js';
 import type { RateLimiter } from './services/ports.js';
 import { TransferService } from './services/transfer.service.js';
@@ -33,6 +34,7 @@ export const VERSION: string = JSON.parse(
 export interface Ferry {
   app: FastifyInstance;
   config: Config;
+  cleanup: CleanupService;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database and the data dir. */
   close(): Promise<void>;
 }
@@ -106,13 +108,21 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     }
     const repo = new PgTransferRepository(database.db);
     const passwords = new Argon2PasswordHasher();
-    const transfers = new TransferService(repo, passwords, {
-      uploadBlobKey: (id) => storage.uploadBlobKey(id),
-      async discardUpload(id) {
+    const uploads = {
+      uploadBlobKey: (id: string) => storage.uploadBlobKey(id),
+      async discardUpload(id: string) {
         uploadStore.forget(id);
         await storage.tusStore.remove(id).catch(() => undefined);
       },
-    });
+    };
+    const transfers = new TransferService(repo, passwords, uploads);
+    const cleanup = new CleanupService(repo, uploads, config.unfinishedUploadTtlHours);
+    // Hourly; instances may all run it (it is idempotent). Moves to the job queue with background jobs.
+    const sweeper = setInterval(() => {
+      cleanup.sweepUnfinished().catch((err) => logger.error({ err }, 'removing abandoned uploads failed'));
+    }, 3_600_000);
+    sweeper.unref();
+    cleanups.push(async () => clearInterval(sweeper));
     const downloads = new DownloadService(
       repo,
       passwords,
@@ -135,7 +145,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     });
     const connections = new ConnectionTracker(app.server);
     cleanups.push(() => connections.drain(() => app.close(), config.shutdownGraceSeconds * 1000));
-    return { app, config, close: closeAll };
+    return { app, config, cleanup, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, or, sql, TransactionRollbackError } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, or, sql, TransactionRollbackError } from 'drizzle-orm';
 import type {
   DownloadRecord,
   NewTransferEvent,
@@ -135,6 +135,24 @@ export class PgTransferRepository implements TransferRepository {
 
   async addEvent(transferId: string, event: NewTransferEvent): Promise<void> {
     await this.db.insert(transferEvents).values({ transferId, ...event, data: event.data ?? {} });
+  }
+
+  async unfinishedBefore(before: Date, limit: number): Promise<TransferRecord[]> {
+    const rows = await this.db
+      .select()
+      .from(transfers)
+      .where(and(eq(transfers.status, 'UPLOADING'), lt(transfers.createdAt, before)))
+      .orderBy(asc(transfers.createdAt))
+      .limit(limit);
+    return rows as TransferRecord[];
+  }
+
+  async deleteUnfinished(transferId: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(transfers)
+      .where(and(eq(transfers.id, transferId), eq(transfers.status, 'UPLOADING')))
+      .returning({ id: transfers.id });
+    return rows.length === 1;
   }
 
   async events(transferId: string): Promise<Array<NewTransferEvent & { createdAt: Date }>> {

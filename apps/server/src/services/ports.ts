@@ -83,6 +83,10 @@ export interface TransferRepository {
   consumeDownload(transferId: string, download: DownloadRecord): Promise<boolean>;
   addEvent(transferId: string, event: NewTransferEvent): Promise<void>;
   events(transferId: string): Promise<Array<NewTransferEvent & { createdAt: Date }>>;
+  /** Transfers still UPLOADING that were created before `before` (abandoned uploads), oldest first. */
+  unfinishedBefore(before: Date, limit: number): Promise<TransferRecord[]>;
+  /** Deletes a transfer with its files and events; false when it was gone or no longer UPLOADING. */
+  deleteUnfinished(transferId: string): Promise<boolean>;
 }
 
 /** Counts attempts per key within a window (password guesses, …); shared by every instance when scaled out. */
