@@ -80,7 +80,9 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       cleanups.push(() => embedded.stop());
       databaseUrl = embedded.url;
     }
-    const database = connectDatabase(databaseUrl);
+    const database = connectDatabase(databaseUrl, 20, (err) =>
+      logger.warn({ err }, 'an idle database connection failed'),
+    );
     cleanups.push(() => database.close());
     await runMigrations(database);
 

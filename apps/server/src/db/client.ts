@@ -18,8 +18,15 @@ export interface DatabaseHandle {
 // bigint columns (sizes, counts) come back as JS numbers: every size Ferry handles is below 2^53.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
-export function connectDatabase(url: string, max = 20): DatabaseHandle {
+export function connectDatabase(
+  url: string,
+  max = 20,
+  onIdleError: (error: Error) => void = () => undefined,
+): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+  // An idle client whose server went away (restart, failover, shutdown) must not crash the process; the pool
+  // drops it and the next query connects anew.
+  pool.on('error', onIdleError);
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }

@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import { PassThrough, type Readable, Transform } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { DataStore, type Upload } from '@tus/utils';
@@ -78,9 +78,10 @@ export class HashingDataStore extends DataStore {
         callback(null, chunk);
       },
     });
-    const piped = new PassThrough({ highWaterMark: 1 << 20 });
-    const feeding = pipeline(stream, tap, piped);
-    const [newOffset] = await Promise.all([this.storage.tusStore.write(piped, id, offset), feeding]);
+    // The tap goes straight to the store: an extra buffering stage here would hold many socket chunks at once,
+    // and those buffers, promoted to V8's old generation, set off a storm of full garbage collections.
+    const feeding = pipeline(stream, tap);
+    const [newOffset] = await Promise.all([this.storage.tusStore.write(tap, id, offset), feeding]);
     this.onBytes(newOffset - offset);
     if (newOffset === offset + hashed) this.states.set(id, { ...state, offset: newOffset });
     return newOffset;

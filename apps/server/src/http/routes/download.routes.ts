@@ -109,9 +109,12 @@ export const downloadRoutes =
           reply.header('Content-Length', String(body.size));
         }
         if (request.method === 'HEAD' || body.size === 0) return reply.send();
-        const stream = await body.open(useRange);
-        stream.on('data', (chunk: Buffer) => metrics.downloadBytes.inc(chunk.length));
-        return reply.send(stream);
+        // Count the bytes as they flow, from the moment Fastify pipes the body (listening earlier would start the
+        // stream before anyone reads it).
+        reply.raw.once('pipe', (source) =>
+          source.on('data', (chunk: Buffer) => metrics.downloadBytes.inc(chunk.length)),
+        );
+        return reply.send(await body.open(useRange));
       },
     );
   };
