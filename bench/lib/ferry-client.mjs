@@ -1,0 +1,144 @@
+// Ferry's upload and download flow (docs/api.md) on top of the shared bench HTTP client.
+import { request, uploadRange } from './http-client.mjs';
+import { now } from './util.mjs';
+
+const b64 = (value) => Buffer.from(value, 'utf8').toString('base64');
+
+/** @param {string} what @param {{ status: number, body: string }} res @param {number} want */
+function expectStatus(what, res, want) {
+  if (res.status !== want)
+    throw new Error(`${what}: HTTP ${res.status} (expected ${want}): ${res.body.slice(0, 500)}`);
+}
+
+/**
+ * POST /api/transfer/transfers
+ * @param {string} baseUrl
+ * @param {Array<{ name: string, size: number }>} files
+ * @returns {Promise<{ transferId: string, uploadToken: string, uploadEndpoint: string, files: Array<{ id: string, name: string, size: number }> }>}
+ */
+export async function createTransfer(baseUrl, files, extra = {}) {
+  const res = await request(`${baseUrl}/api/transfer/transfers`, {
+    method: 'POST',
+    json: { ...extra, files },
+  });
+  expectStatus('create transfer', res, 201);
+  return res.json;
+}
+
+/**
+ * tus creation: POST <uploadEndpoint>; returns the absolute upload URL.
+ * @param {string} baseUrl
+ * @param {{ transferId: string, uploadToken: string, uploadEndpoint: string }} transfer
+ * @param {string} fileId
+ * @param {number} size
+ */
+export async function tusCreate(baseUrl, transfer, fileId, size) {
+  const endpoint = new URL(transfer.uploadEndpoint, baseUrl).toString();
+  const res = await request(endpoint, {
+    method: 'POST',
+    headers: {
+      'Tus-Resumable': '1.0.0',
+      'Upload-Length': String(size),
+      'Upload-Metadata': `transferId ${b64(transfer.transferId)},fileId ${b64(fileId)}`,
+      'X-Upload-Token': transfer.uploadToken,
+    },
+  });
+  expectStatus('tus create', res, 201);
+  const location = res.headers.location;
+  if (!location) throw new Error('tus create: no Location header');
+  return new URL(location, `${endpoint}/`).toString();
+}
+
+/**
+ * One tus PATCH carrying bytes [start, end] of `file` from offset 0; expects 204 and Upload-Sha256.
+ * @param {string} uploadUrl
+ * @param {string} uploadToken
+ * @param {{ file: string, start: number, end: number }} range
+ */
+export async function tusPatch(uploadUrl, uploadToken, { file, start, end }) {
+  const res = await uploadRange(uploadUrl, {
+    method: 'PATCH',
+    headers: {
+      'Tus-Resumable': '1.0.0',
+      'Upload-Offset': '0',
+      'Content-Type': 'application/offset+octet-stream',
+      'X-Upload-Token': uploadToken,
+    },
+    file,
+    start,
+    end,
+  });
+  expectStatus('tus PATCH', res, 204);
+  const sha256 = res.headers['upload-sha256'];
+  return { ms: res.ms, bytes: res.bytes, sha256: typeof sha256 === 'string' ? sha256 : null };
+}
+
+/**
+ * POST /api/transfer/transfers/{id}/complete, passing the client's SHA-256 of each file so Ferry checks them too.
+ * @param {string} baseUrl
+ * @param {{ transferId: string, uploadToken: string }} transfer
+ * @param {Array<{ id: string, sha256?: string }>} files
+ */
+export async function completeTransfer(baseUrl, transfer, files) {
+  const res = await request(`${baseUrl}/api/transfer/transfers/${transfer.transferId}/complete`, {
+    method: 'POST',
+    headers: { 'X-Upload-Token': transfer.uploadToken },
+    json: { files },
+  });
+  expectStatus('complete', res, 200);
+  return res.json;
+}
+
+/**
+ * GET /api/transfer/downloads/link; without fileId the link is the whole transfer as a ZIP.
+ * @param {string} baseUrl
+ * @param {string} transferId
+ * @param {string} [fileId]
+ * @returns {Promise<{ url: string, size: number, sha256: string | null, fileName: string }>}
+ */
+export async function downloadLink(baseUrl, transferId, fileId) {
+  const query = new URLSearchParams({ transferId, ...(fileId ? { fileId } : {}) });
+  const res = await request(`${baseUrl}/api/transfer/downloads/link?${query}`);
+  expectStatus('download link', res, 200);
+  return res.json;
+}
+
+/**
+ * A whole transfer: create, one tus upload per file (all PATCHes at once), complete. Every server-side SHA-256 is
+ * checked against the source. Times: `patchMs` from the first PATCH byte to the last 204, `totalMs` end to end.
+ * @param {string} baseUrl
+ * @param {string} file the source file
+ * @param {Array<{ name: string, start: number, end: number, size: number, sha256: string }>} parts
+ */
+export async function uploadTransfer(baseUrl, file, parts) {
+  const t0 = now();
+  const transfer = await createTransfer(
+    baseUrl,
+    parts.map((p) => ({ name: p.name, size: p.size })),
+  );
+  const urls = await Promise.all(
+    parts.map((p, i) =>
+      tusCreate(baseUrl, transfer, /** @type {{ id: string }} */ (transfer.files[i]).id, p.size),
+    ),
+  );
+  const tPatch = now();
+  const results = await Promise.all(
+    parts.map((p, i) => tusPatch(/** @type {string} */ (urls[i]), transfer.uploadToken, { file, ...p })),
+  );
+  const patchMs = now() - tPatch;
+  results.forEach((result, i) => {
+    const part = parts[i];
+    if (result.sha256 !== part?.sha256)
+      throw new Error(`Ferry's Upload-Sha256 of ${part?.name} is ${result.sha256}, expected ${part?.sha256}`);
+  });
+  const files = transfer.files.map((f, i) => ({ id: f.id, sha256: parts[i]?.sha256 }));
+  await completeTransfer(baseUrl, transfer, files);
+  const totalMs = now() - t0;
+  return {
+    transferId: transfer.transferId,
+    files: transfer.files,
+    patchMs,
+    totalMs,
+    perPatchMs: results.map((r) => r.ms),
+  };
+}

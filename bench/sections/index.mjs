@@ -1,0 +1,46 @@
+// The bench's sections, in the order they run. A section measures the baseline server and/or Ferry and turns its
+// results into table rows; add one by writing a module like throughput.mjs and listing it here.
+import { latency } from './latency.mjs';
+import { throughput } from './throughput.mjs';
+
+/**
+ * @typedef {object} BenchContext
+ * @property {{ file: string, size: number, sha256: string, parts: import('../lib/testfile.mjs').Part[] }} testFile
+ * @property {number} runs repetitions of each throughput measurement (the median is reported)
+ * @property {string} tmpDir
+ * @property {Record<string, any>} results each section keeps its raw results under its id (written to JSON)
+ */
+
+/**
+ * @typedef {object} ServerInfo
+ * @property {string} baseUrl
+ * @property {number} pid the server's node process
+ */
+
+/**
+ * @typedef {object} Row
+ * @property {string} measure
+ * @property {'MB/s' | 'MB' | 'ms' | 'req/s' | 'text'} unit 'text': the values are preformatted strings
+ * @property {number | string | null} baseline
+ * @property {number | string | null} ferry
+ * @property {string} [baselineNote] shown after the baseline value, e.g. what it really is
+ * @property {boolean} [ratio] false: no ratio column (references that are not like for like)
+ * @property {{ minRatio?: number, maxFerry?: number }} [target] checked and shown in the "target" column
+ */
+
+/**
+ * Both servers are up for the whole bench (so measurements can alternate between them and slow drift of a shared
+ * machine hits both alike); either may be missing when BENCH_ONLY picks one side.
+ * @typedef {{ baseline?: ServerInfo, ferry?: ServerInfo }} Servers
+ */
+
+/**
+ * @typedef {object} Section
+ * @property {string} id
+ * @property {string} title
+ * @property {(ctx: BenchContext, servers: Servers) => Promise<void>} run
+ * @property {(ctx: BenchContext) => Row[]} rows
+ */
+
+/** @type {Section[]} */
+export const sections = [throughput, latency];
