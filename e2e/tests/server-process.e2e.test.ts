@@ -1,11 +1,15 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FerryProcess, freePort, REPO_ROOT, SERVER_ENTRY } from '../support/server.js';
 
 describe('the server process on its embedded default', () => {
   const started: FerryProcess[] = [];
   afterAll(async () => {
-    for (const s of started) await s.stop();
+    for (const s of started) {
+      await s.stop();
+      await fs.rm(s.dataDir, { recursive: true, force: true });
+    }
   });
 
   it('starts, survives SIGKILL, starts again on the same data dir and keeps its data', async () => {
@@ -55,6 +59,7 @@ describe('the server process on its embedded default', () => {
 
   it('shuts down cleanly on SIGTERM', async () => {
     const server = await FerryProcess.start();
+    started.push(server);
     const child = server.child!;
     const code = new Promise((r) => child.once('exit', (c) => r(c)));
     child.kill('SIGTERM');
