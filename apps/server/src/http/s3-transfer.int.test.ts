@@ -3,7 +3,7 @@ import path from 'node:path';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { api, createTransfer, fetchBytes, randomFile, sha256 } from '../test/flows.js';
+import { api, createTransfer, fetchBytes, randomFile, sendTransfer, sha256 } from '../test/flows.js';
 import { startTestFerry, TEST_REDIS_URL, type TestFerry } from '../test/harness.js';
 import { startTestS3, type TestS3 } from '../test/s3rver.js';
 import { TusTestClient } from '../test/tus-client.js';
@@ -135,6 +135,32 @@ describe('transfers on S3 storage', () => {
     expect(entries.get('docs/notes.txt')!.equals(notes)).toBe(true);
     const resumed = await fetchBytes(zipLink.body.url, { range: 'bytes=6000000-' });
     expect(resumed.data.equals(zip.data.subarray(6_000_000))).toBe(true);
+  });
+
+  it('redirects single-file downloads to a short presigned URL when S3_PRESIGNED_DOWNLOADS is on', async () => {
+    const presigning = await startTestFerry({ env: { ...env, S3_PRESIGNED_DOWNLOADS: 'true' } });
+    try {
+      const data = randomFile(70_000);
+      const t = await sendTransfer(presigning.baseUrl, [{ name: 'report.pdf', data }]);
+      const link = await api(
+        presigning.baseUrl,
+        `/api/transfer/downloads/link?transferId=${t.transferId}&fileId=${t.files[0]!.id}`,
+      );
+      const res = await fetch(link.body.url, { redirect: 'manual' });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const location = new URL(res.headers.get('location')!);
+      expect(location.origin).toBe(new URL(s3.endpoint).origin);
+      expect(location.searchParams.get('X-Amz-Expires')).toBe('300');
+      expect(location.searchParams.get('response-content-disposition')).toContain('attachment');
+      expect(sha256((await fetchBytes(location.toString())).data)).toBe(sha256(data));
+      // HEAD is answered by Ferry itself; the ZIP is always assembled and served by Ferry.
+      expect((await fetch(link.body.url, { method: 'HEAD', redirect: 'manual' })).status).toBe(200);
+      const zip = await api(presigning.baseUrl, `/api/transfer/downloads/link?transferId=${t.transferId}`);
+      expect((await fetch(zip.body.url, { redirect: 'manual' })).status).toBe(200);
+    } finally {
+      await presigning.close();
+    }
   });
 
   it('discards a finished upload whose checksum the client disputes, and takes the file again', async () => {

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { type DownloadInfo, DownloadLinkQuery, type DownloadLinkResponse } from '@ferry/core';
 import type { Signer } from '../security/secrets.js';
-import type { ByteRange } from '../storage/blob-store.js';
+import type { ByteRange, PresignOptions } from '../storage/blob-store.js';
 import { buildZipLayout, streamZipRange, type ZipLayout } from '../zip/index.js';
 import { AppError } from './app-error.js';
 import type {
@@ -15,6 +15,7 @@ import { toFile } from './transfer.service.js';
 
 export interface BlobReader {
   read(key: string, range?: ByteRange): Promise<Readable>;
+  presignedUrl?: (key: string, options: PresignOptions) => Promise<string>;
 }
 
 export interface DownloadContext {
@@ -38,6 +39,8 @@ export interface DownloadBody {
   lastModified: Date;
   etag: string;
   open(range?: ByteRange): Promise<Readable>;
+  /** Where the storage serves these bytes itself (a presigned URL), for a GET to be redirected to. */
+  redirect(): Promise<string | null>;
 }
 
 export interface PasswordPolicy {
@@ -160,6 +163,17 @@ export class DownloadService {
         lastModified: file.uploadedAt,
         etag,
         open: (range) => this.blobs.read(key, range),
+        redirect: async () => {
+          if (!this.blobs.presignedUrl) return null;
+          // Short, and never past the link's own expiry or the transfer's.
+          const now = this.now().getTime();
+          const ms = Math.min(300_000, payload.e - now, transfer.expiresAt.getTime() - now);
+          return this.blobs.presignedUrl(key, {
+            fileName: file.name,
+            contentType: 'application/octet-stream',
+            expiresInSeconds: Math.max(1, Math.floor(ms / 1000)),
+          });
+        },
       };
     }
     const layout: ZipLayout = buildZipLayout(zipEntries(await this.repo.files(transfer.id)));
@@ -169,6 +183,7 @@ export class DownloadService {
       size: layout.totalSize,
       lastModified: transfer.createdAt,
       etag,
+      redirect: async () => null, // the ZIP is assembled by Ferry, so it is always served from here
       open: async (range) =>
         streamZipRange(
           layout,

@@ -20,6 +20,18 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Checks the store answers, for readiness probes. */
   ping(): Promise<void>;
+  /**
+   * A short-lived URL where the store itself serves the blob as an attachment (S3 with S3_PRESIGNED_DOWNLOADS);
+   * absent when downloads must go through Ferry.
+   */
+  presignedUrl?: (key: string, options: PresignOptions) => Promise<string>;
+}
+
+export interface PresignOptions {
+  /** Name the browser saves the file as (sent back as Content-Disposition: attachment). */
+  fileName: string;
+  contentType: string;
+  expiresInSeconds: number;
 }
 
 /** The storage engine: blobs plus the tus data store that writes uploads into it. */

@@ -7,7 +7,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { BlobStore, ByteRange, Storage } from './blob-store.js';
+import type { BlobStore, ByteRange, PresignOptions, Storage } from './blob-store.js';
 import { FerryS3Store, isS3NotFound } from './s3-upload-store.js';
 
 /** One bucket and the settings to reach it. */
@@ -23,13 +23,6 @@ export interface S3StorageOptions {
   partSizeBytes: number;
   /** Whether downloads may be sent straight to the bucket with a presigned URL. */
   presignedDownloads: boolean;
-}
-
-export interface PresignOptions {
-  /** Name the browser saves the file as (sent back as Content-Disposition: attachment). */
-  fileName: string;
-  contentType: string;
-  expiresInSeconds: number;
 }
 
 /** SigV4 presigned URLs live at most seven days. */

@@ -88,6 +88,9 @@ export const downloadRoutes =
       { schema: { tags: ['downloads'], params: z.object({ token: z.string().max(2000) }) } },
       async (request, reply) => {
         const body = await downloads.body(request.params.token);
+        const redirect = request.method === 'GET' ? await body.redirect() : null;
+        if (redirect)
+          return reply.status(302).header('Cache-Control', 'no-store').header('Location', redirect).send();
         const range = parseRange(request.headers.range, body.size);
         reply
           .header('Content-Type', body.contentType)
