@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -10,6 +11,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uuid,
 } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -110,4 +112,31 @@ export const downloadSessions = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.transferId, t.browserCode] })],
+);
+
+/** One row per e-mail idempotency key: what the mail job did with it (see jobs/mail-job.ts for the guarantee). */
+export const mailDeliveries = pgTable(
+  'mail_deliveries',
+  {
+    idempotencyKey: text('idempotency_key').primaryKey(),
+    status: text('status').notNull(),
+    claimToken: uuid('claim_token'),
+    attempts: integer('attempts').notNull().default(0),
+    claimedAt: ts('claimed_at'),
+    transmittingAt: ts('transmitting_at'),
+    sentAt: ts('sent_at'),
+    messageId: text('message_id'),
+    error: text('error'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      'mail_deliveries_status_check',
+      sql`${t.status} IN ('sending', 'transmitting', 'sent', 'failed', 'rejected', 'in_doubt')`,
+    ),
+    index('mail_deliveries_attention_idx')
+      .on(t.status, t.updatedAt)
+      .where(sql`${t.status} IN ('transmitting', 'in_doubt', 'rejected')`),
+  ],
 );

@@ -1,0 +1,9 @@
+export type { MailContext } from './common.js';
+export { type DownloadConfirmationInput, downloadConfirmation } from './download-confirmation.js';
+export { type ExpiryReminderInput, expiryReminder } from './expiry-reminder.js';
+export { MAIL_FILE_LIST_LIMIT, type MailFile } from './format.js';
+export { MAIL_LOCALES, type MailLocale, resolveMailLocale } from './i18n.js';
+export type { RenderedMail } from './layout.js';
+export { type SenderVerificationCodeInput, senderVerificationCode } from './sender-verification-code.js';
+export { type TransferReceivedInput, transferReceived } from './transfer-received.js';
+export { type TransferSummaryInput, transferSummary } from './transfer-summary.js';

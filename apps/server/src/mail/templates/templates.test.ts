@@ -1,0 +1,263 @@
+import { describe, expect, it } from 'vitest';
+import { catalogs } from './i18n.js';
+import {
+  downloadConfirmation,
+  expiryReminder,
+  type MailFile,
+  type RenderedMail,
+  resolveMailLocale,
+  senderVerificationCode,
+  transferReceived,
+  transferSummary,
+} from './index.js';
+
+const files: MailFile[] = [
+  { name: 'a-very-long-holiday-photo-name-2025.jpg', size: 1_234_567 },
+  { name: 'notes.txt', size: 999 },
+  { name: 'budget.xlsx', size: 12_345 },
+  { name: 'film.mov', size: 1_500_000_000 },
+];
+const totalSize = files.reduce((sum, f) => sum + f.size, 0);
+const expiresAt = new Date('2026-03-15T13:05:00Z');
+const link = 'https://ferry.example/dl/AbCdEf0123456789?u=r1&k=x';
+
+const received = (locale: string, extra: Partial<Parameters<typeof transferReceived>[1]> = {}) =>
+  transferReceived(
+    { locale, productName: 'Ferry' },
+    {
+      senderName: 'Alice Martin',
+      senderEmail: 'alice@example.com',
+      transferName: 'Holiday photos',
+      message: 'Hi!\nHere are the photos.',
+      files,
+      totalSize,
+      expiresAt,
+      downloadUrl: link,
+      ...extra,
+    },
+  );
+
+function expectSelfContained(mail: RenderedMail) {
+  expect(mail.text.trim().length).toBeGreaterThan(0);
+  expect(mail.subject).not.toMatch(/[\r\n]/);
+  expect(mail.html).not.toMatch(/src="http/i);
+  expect(mail.html).not.toMatch(/<img/i);
+  expect(mail.html).not.toMatch(/url\(/i);
+  expect(mail.html).not.toMatch(/<script/i);
+}
+
+describe('mail catalogs', () => {
+  it('have the same keys in en and fr, none empty', () => {
+    expect(Object.keys(catalogs.fr).sort()).toEqual(Object.keys(catalogs.en).sort());
+    for (const value of [...Object.values(catalogs.en), ...Object.values(catalogs.fr)])
+      expect(value.trim()).not.toBe('');
+  });
+
+  it('fall back to English for locales without a translation, keeping the tag for dates', () => {
+    expect(resolveMailLocale('fr-CA')).toEqual({ language: 'fr', intl: 'fr-CA' });
+    expect(resolveMailLocale('FR')).toEqual({ language: 'fr', intl: 'fr' });
+    expect(resolveMailLocale('en_GB')).toEqual({ language: 'en', intl: 'en-GB' });
+    expect(resolveMailLocale('de')).toEqual({ language: 'en', intl: 'en' });
+    expect(resolveMailLocale('jp')).toEqual({ language: 'en', intl: 'en' });
+    expect(resolveMailLocale(null)).toEqual({ language: 'en', intl: 'en' });
+  });
+});
+
+describe('transferReceived', () => {
+  it('tells an English recipient who sent what, until when, with the link as button and as text', async () => {
+    const mail = await received('en');
+    expect(mail.subject).toBe('Alice Martin sent you “Holiday photos”');
+    expect(mail.text).toContain('Alice Martin (alice@example.com) sent you 4 files');
+    expect(mail.text).toContain('Transfer: Holiday photos');
+    expect(mail.text).toContain('Available until: March 15, 2026');
+    expect(mail.text).toContain(`Download: ${link}`);
+    expect(mail.html).toContain(`href="${link.replace(/&/g, '&amp;')}"`);
+    expect(mail.html).toContain('>Download<');
+    expect(mail.html).toContain('<html dir="ltr" lang="en">');
+    expectSelfContained(mail);
+  });
+
+  it('shows sizes in units of 1000 and names truncated as spec §2 says', async () => {
+    const mail = await received('en');
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain('a-very-long-holida...jpg');
+      expect(part).not.toContain('a-very-long-holiday-photo');
+      expect(part).toContain('1.23 MB');
+      expect(part).toContain('999 B');
+      expect(part).toContain('12.3 kB');
+      expect(part).toContain('1.50 GB');
+      expect(part).toContain('4 files · 1.50 GB');
+    }
+    expect(mail.text).toContain('- notes.txt (999 B)');
+  });
+
+  it('is written in French for a French recipient, dates included', async () => {
+    const mail = await received('fr');
+    expect(mail.subject).toBe('Alice Martin vous a envoyé « Holiday photos »');
+    expect(mail.text).toContain('Alice Martin (alice@example.com) vous a envoyé 4 fichiers');
+    expect(mail.text).toContain('Disponible jusqu’au : 15 mars 2026 à 13:05 UTC');
+    expect(mail.text).toContain(`Télécharger : ${link}`);
+    expect(mail.html).toContain('>Télécharger<');
+    expect(mail.html).toContain('lang="fr"');
+    expect(mail.text).toContain('4 fichiers · 1.50 GB');
+    expectSelfContained(mail);
+  });
+
+  it("shows the expiry in the recipient's time zone when known", async () => {
+    const mail = await transferReceived(
+      { locale: 'fr', productName: 'Ferry', timeZone: 'Europe/Paris' },
+      {
+        senderName: null,
+        senderEmail: 'alice@example.com',
+        transferName: null,
+        message: null,
+        files,
+        totalSize,
+        expiresAt,
+        downloadUrl: link,
+      },
+    );
+    expect(mail.text).toContain('15 mars 2026 à 14:05 UTC+1');
+    expect(mail.subject).toBe('alice@example.com vous a envoyé des fichiers avec Ferry');
+  });
+
+  it('escapes what people wrote in the HTML part and keeps it readable in the text part', async () => {
+    const mail = await received('en', {
+      senderName: 'Eve <img src=x onerror=alert(1)>',
+      transferName: 'Q3 <b>report</b>',
+      message: 'Hello <script>alert("x")</script> & bye\nsecond line\n\nlast line',
+    });
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; bye');
+    expect(mail.html).not.toContain('<img src=x');
+    expect(mail.html).toContain('Eve &lt;img src=x onerror=alert(1)&gt;');
+    expect(mail.html).toContain('Q3 &lt;b&gt;report&lt;/b&gt;');
+    expect(mail.text).toContain('> Hello <script>alert("x")</script> & bye\n> second line\n>\n> last line');
+    expect(mail.text).toContain('Eve <img src=x onerror=alert(1)>');
+    // Line breaks of the message survive in HTML too.
+    expect(mail.html).toMatch(/&amp; bye<br\/>second line<br\/><br\/>last line/);
+    expectSelfContained(mail);
+  });
+
+  it('lists 20 files at most, then says how many more', async () => {
+    const many = Array.from({ length: 25 }, (_, i) => ({ name: `file-${i}.bin`, size: 1000 }));
+    const mail = await received('en', { files: many, totalSize: 25_000 });
+    expect(mail.text).toContain('- file-19.bin (1.00 kB)');
+    expect(mail.text).not.toContain('file-20.bin');
+    expect(mail.text).toContain('and 5 more files');
+    expect(mail.html).toContain('and 5 more files');
+    expect((await received('fr', { files: many, totalSize: 25_000 })).text).toContain('et 5 autres fichiers');
+  });
+
+  it('refuses a link that is not http(s)', async () => {
+    await expect(received('en', { downloadUrl: 'javascript:alert(1)' })).rejects.toThrow(/http/);
+  });
+});
+
+describe('senderVerificationCode', () => {
+  it('shows the code and how long it is valid, in both languages', async () => {
+    const en = await senderVerificationCode(
+      { locale: 'en', productName: 'Ferry' },
+      { code: '042917', validMinutes: 10 },
+    );
+    expect(en.subject).toBe('042917 is your Ferry verification code');
+    expect(en.text).toContain('042917');
+    expect(en.html).toContain('042917');
+    expect(en.text).toContain('The code is valid for 10 minutes.');
+    const one = await senderVerificationCode(
+      { locale: 'en', productName: 'Ferry' },
+      { code: '1', validMinutes: 1 },
+    );
+    expect(one.text).toContain('valid for 1 minute.');
+    const fr = await senderVerificationCode(
+      { locale: 'fr', productName: 'Ferry' },
+      { code: '042917', validMinutes: 10 },
+    );
+    expect(fr.subject).toBe('042917 est votre code de vérification Ferry');
+    expect(fr.text).toContain('Le code est valable 10 minutes.');
+    expectSelfContained(en);
+    expectSelfContained(fr);
+  });
+});
+
+describe('downloadConfirmation', () => {
+  const input = {
+    transferName: 'Holiday photos',
+    transferFileCount: 4,
+    downloaderEmail: 'bob@example.com',
+    files: files.slice(0, 2),
+    downloadedAt: new Date('2026-03-10T09:30:00Z'),
+    transferUrl: 'https://ferry.example/dashboard/transfers/AbCdEf0123456789',
+    unsubscribeUrl: 'https://ferry.example/unsubscribe/tok',
+  };
+
+  it('tells the sender who downloaded which files and when, with a way to turn it off', async () => {
+    const mail = await downloadConfirmation({ locale: 'en', productName: 'Ferry' }, input);
+    expect(mail.subject).toBe('bob@example.com downloaded “Holiday photos”');
+    expect(mail.text).toContain('Downloaded by: bob@example.com');
+    expect(mail.text).toContain('Downloaded on: March 10, 2026 at 09:30 AM UTC');
+    expect(mail.text).toContain('- a-very-long-holida...jpg (1.23 MB)');
+    expect(mail.text).toContain('- notes.txt (999 B)');
+    expect(mail.text).toContain('Turn off these e-mails: https://ferry.example/unsubscribe/tok');
+    expect(mail.html).toContain('href="https://ferry.example/unsubscribe/tok"');
+    expectSelfContained(mail);
+  });
+
+  it('says so when the downloader gave no e-mail', async () => {
+    const mail = await downloadConfirmation(
+      { locale: 'fr', productName: 'Ferry' },
+      { ...input, downloaderEmail: null, transferName: null },
+    );
+    expect(mail.subject).toBe('Vos fichiers ont été téléchargés');
+    expect(mail.text).toContain('2 fichiers de votre transfert ont été téléchargés');
+    expect(mail.text).toContain('Téléchargé le : 10 mars 2026 à 09:30 UTC');
+    expect(mail.text).not.toContain('Téléchargé par');
+  });
+});
+
+describe('expiryReminder', () => {
+  it('reminds a recipient before the files go, with their link', async () => {
+    const mail = await expiryReminder(
+      { locale: 'fr', productName: 'Ferry' },
+      {
+        senderName: 'Alice Martin',
+        senderEmail: 'alice@example.com',
+        transferName: null,
+        message: null,
+        files,
+        totalSize,
+        expiresAt,
+        downloadUrl: link,
+      },
+    );
+    expect(mail.subject).toBe('Rappel : les fichiers de Alice Martin expirent le 15 mars 2026');
+    expect(mail.text).toContain('Vous ne les avez pas encore téléchargés.');
+    expect(mail.text).toContain(link);
+    expectSelfContained(mail);
+  });
+});
+
+describe('transferSummary', () => {
+  it('gives the sender the recipients, files, link and expiry', async () => {
+    const mail = await transferSummary(
+      { locale: 'en', productName: 'Ferry' },
+      {
+        transferName: 'Holiday photos',
+        message: 'See you <soon>',
+        recipients: ['bob@example.com', 'carol@example.com'],
+        files,
+        totalSize,
+        expiresAt,
+        downloadUrl: link,
+      },
+    );
+    expect(mail.subject).toBe('Your transfer “Holiday photos” was sent');
+    expect(mail.text).toContain('Your transfer was sent to 2 recipients');
+    expect(mail.text).toContain('Recipients: bob@example.com, carol@example.com');
+    expect(mail.text).toContain('Available until: March 15, 2026');
+    expect(mail.text).toContain('> See you <soon>');
+    expect(mail.html).toContain('See you &lt;soon&gt;');
+    expect(mail.text).toContain(link);
+    expectSelfContained(mail);
+  });
+});
