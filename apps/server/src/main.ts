@@ -13,6 +13,7 @@ import { connectDatabase, runMigrations } from './db/client.js';
 import { startEmbeddedPostgres, takeBackShutdownSignals } from './db/embedded.js';
 import { PgTransferRepository } from './db/transfer.repository.js';
 import { ConnectionTracker } from './http/connection-tracker.js';
+import { JobQueue } from './jobs/queue.js';
 import { DataDirLock } from './lib/data-dir-lock.js';
 import { Metrics } from './observability/metrics.js';
 import { MemoryRateLimiter } from './ratelimit/memory.js';
@@ -31,10 +32,14 @@ export const VERSION: string = JSON.parse(
   readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8'),
 ).version;
 
+/** The queue of the hourly sweep of abandoned uploads. */
+export const SWEEP_UNFINISHED = 'maintenance.sweep-unfinished';
+
 export interface Ferry {
   app: FastifyInstance;
   config: Config;
   cleanup: CleanupService;
+  jobs: JobQueue;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database and the data dir. */
   close(): Promise<void>;
 }
@@ -119,12 +124,32 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     };
     const transfers = new TransferService(repo, passwords, uploads);
     const cleanup = new CleanupService(repo, uploads, config.unfinishedUploadTtlHours);
-    // Hourly; instances may all run it (it is idempotent). Moves to the job queue with background jobs.
-    const sweeper = setInterval(() => {
-      cleanup.sweepUnfinished().catch((err) => logger.error({ err }, 'removing abandoned uploads failed'));
-    }, 3_600_000);
-    sweeper.unref();
-    cleanups.push(async () => clearInterval(sweeper));
+    const jobs = new JobQueue({
+      databaseUrl,
+      queues: [
+        { name: SWEEP_UNFINISHED, policy: 'singleton', retryLimit: 3, retryDelay: 60, expireInSeconds: 3600 },
+      ],
+      logger: logger.child({ component: 'jobs' }),
+    });
+    await jobs.start();
+    // Pushed after the database, so it stops first: running jobs finish before the pool closes.
+    cleanups.push(() => jobs.stop({ graceful: true, timeoutMs: config.shutdownGraceSeconds * 1000 }));
+    await jobs.work(SWEEP_UNFINISHED, async () => {
+      const removed = await cleanup.sweepUnfinished();
+      if (removed > 0) logger.info({ removed }, 'removed abandoned uploads');
+      return { removed };
+    });
+    await jobs.schedule(SWEEP_UNFINISHED, '17 * * * *'); // hourly, once across all instances
+    const depthTimer = setInterval(() => {
+      jobs.depths().then(
+        (depths) => {
+          for (const [queue, n] of Object.entries(depths)) metrics.jobQueueDepth.set({ queue }, n);
+        },
+        (err) => logger.warn({ err }, 'job queue depth unavailable'),
+      );
+    }, 15_000);
+    depthTimer.unref();
+    cleanups.push(async () => clearInterval(depthTimer));
     const downloads = new DownloadService(
       repo,
       passwords,
@@ -147,7 +172,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     });
     const connections = new ConnectionTracker(app.server);
     cleanups.push(() => connections.drain(() => app.close(), config.shutdownGraceSeconds * 1000));
-    return { app, config, cleanup, close: closeAll };
+    return { app, config, cleanup, jobs, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;

@@ -135,6 +135,14 @@ export class JobQueue {
     this.workers.set(name, ids);
   }
 
+  /**
+   * Runs a queue on a cron schedule (UTC). However many instances run, each tick makes one job, which one
+   * instance works: pg-boss keeps the schedule in the database and makes its jobs singletons per tick.
+   */
+  async schedule(name: string, cron: string, data: object = {}): Promise<void> {
+    await this.boss.schedule(name, cron, data, { tz: 'UTC' });
+  }
+
   /** Jobs waiting (queued or waiting for a retry), for the `ferry_job_queue_depth` gauge. */
   async depth(name: string): Promise<number> {
     return this.boss.getQueueSize(name);

@@ -6,6 +6,7 @@ import pino from 'pino';
 import type { TestProject } from 'vitest/node';
 import { connectDatabase, runMigrations } from '../db/client.js';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../db/embedded.js';
+import { JobQueue } from '../jobs/queue.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -37,6 +38,14 @@ export default async function setup(project: TestProject) {
   const handle = connectDatabase(withDatabase(serverUrl, template), 2);
   await runMigrations(handle);
   await handle.close();
+  // pg-boss installs its own schema on first start; doing it once here keeps every copy ready to start fast.
+  const jobs = new JobQueue({
+    databaseUrl: withDatabase(serverUrl, template),
+    queues: [],
+    logger: pino({ level: 'warn' }),
+  });
+  await jobs.start();
+  await jobs.stop({ graceful: true, timeoutMs: 5000 });
   project.provide('pgServerUrl', serverUrl);
   project.provide('templateDatabase', template);
 
