@@ -137,6 +137,14 @@ export class PgTransferRepository implements TransferRepository {
     await this.db.insert(transferEvents).values({ transferId, ...event, data: event.data ?? {} });
   }
 
+  async withTransferLock<T>(transferId: string, work: (repo: TransferRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await tx.select({ id: transfers.id }).from(transfers).where(eq(transfers.id, transferId)).for('update');
+      // A transaction offers the same query API as the database; the repository works on either.
+      return work(new PgTransferRepository(tx as unknown as Database));
+    });
+  }
+
   async unfinishedBefore(before: Date, limit: number): Promise<TransferRecord[]> {
     const rows = await this.db
       .select()

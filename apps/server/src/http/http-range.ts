@@ -23,9 +23,3 @@ export function parseRange(
   if (start >= size || end < start) return 'unsatisfiable';
   return { start, end };
 }
-
-/** RFC 6266 attachment header: an ASCII fallback plus the UTF-8 name. */
-export function contentDisposition(fileName: string): string {
-  const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}

@@ -215,3 +215,56 @@ describe('resuming an upload after the server restarts', () => {
     }
   });
 });
+
+describe('racing completions', () => {
+  it('never enable a transfer while a racing complete resets one of its files', async () => {
+    const ferry = await startTestFerry();
+    try {
+      const data = randomFile(50_000);
+      const t = await createTransfer(ferry.baseUrl, { files: [{ name: 'x.bin', size: data.length }] });
+      await new TusTestClient(ferry.baseUrl, t.uploadToken).upload(t.transferId, t.files[0]!.id, data);
+      const wrong = sha256(Buffer.from('not these bytes'));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          api(ferry.baseUrl, `/api/transfer/transfers/${t.transferId}/complete`, {
+            method: 'POST',
+            headers: { 'x-upload-token': t.uploadToken },
+            json: { files: [{ id: t.files[0]!.id, sha256: i % 2 ? wrong : sha256(data) }] },
+          }),
+        ),
+      );
+      const info = await api(ferry.baseUrl, `/api/transfer/downloads/info?transferId=${t.transferId}`);
+      if (info.status === 200) {
+        // Enabled: its file must be there and downloadable, whatever the losers of the race did.
+        expect(info.body.files[0].uploaded).toBe(true);
+        const link = await api(
+          ferry.baseUrl,
+          `/api/transfer/downloads/link?transferId=${t.transferId}&fileId=${t.files[0]!.id}`,
+        );
+        expect(link.status).toBe(200);
+        expect(
+          sha256(
+            await fetch(link.body.url)
+              .then((r) => r.arrayBuffer())
+              .then(Buffer.from),
+          ),
+        ).toBe(sha256(data));
+      } else {
+        // Reset first: still uploading, the file to be sent again.
+        expect(results.some((r) => r.status === 422)).toBe(true);
+        const state = await api(ferry.baseUrl, `/api/transfer/transfers/${t.transferId}/upload-state`, {
+          headers: { 'x-upload-token': t.uploadToken },
+        });
+        expect(state.body).toMatchObject({ status: 'UPLOADING', files: [{ uploaded: false }] });
+      }
+      const events = await query<{ type: string }>(
+        ferry,
+        'SELECT type FROM transfer_events WHERE transfer_id = $1',
+        [t.transferId],
+      );
+      expect(events.filter((e) => e.type === 'AVAILABLE').length).toBeLessThanOrEqual(1);
+    } finally {
+      await ferry.close();
+    }
+  });
+});

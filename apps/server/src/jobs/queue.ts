@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 
@@ -69,12 +69,21 @@ export class JobQueue {
 
   /** Installs or migrates pg-boss's schema (under an advisory lock) and creates the queues. */
   async start(): Promise<void> {
-    await this.boss.start();
-    this.started = true;
-    for (const { name, ...policy } of this.options.queues) {
-      await this.boss.createQueue(name, { name, ...policy });
-      // An existing queue takes the current settings (a changed retry limit, …).
-      await this.boss.updateQueue(name, { name, ...policy });
+    // Instances starting together would deadlock inside pg-boss's schema install and queue creation: one at a time.
+    const lock = new pg.Client({ connectionString: this.options.databaseUrl });
+    await lock.connect();
+    try {
+      await lock.query('SELECT pg_advisory_lock(727276)');
+      await this.boss.start();
+      this.started = true;
+      for (const { name, ...policy } of this.options.queues) {
+        await this.boss.createQueue(name, { name, ...policy });
+        // An existing queue takes the current settings (a changed retry limit, …).
+        await this.boss.updateQueue(name, { name, ...policy });
+      }
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock(727276)').catch(() => undefined);
+      await lock.end();
     }
   }
 

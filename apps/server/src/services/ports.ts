@@ -83,6 +83,11 @@ export interface TransferRepository {
   consumeDownload(transferId: string, download: DownloadRecord): Promise<boolean>;
   addEvent(transferId: string, event: NewTransferEvent): Promise<void>;
   events(transferId: string): Promise<Array<NewTransferEvent & { createdAt: Date }>>;
+  /**
+   * Runs `work` in one transaction holding the transfer's row lock (SELECT … FOR UPDATE), with a repository
+   * bound to that transaction; other lockers of the same transfer wait.
+   */
+  withTransferLock<T>(transferId: string, work: (repo: TransferRepository) => Promise<T>): Promise<T>;
   /** Transfers still UPLOADING that were created before `before` (abandoned uploads), oldest first. */
   unfinishedBefore(before: Date, limit: number): Promise<TransferRecord[]>;
   /** Deletes a transfer with its files and events; false when it was gone or no longer UPLOADING. */

@@ -176,42 +176,63 @@ export class TransferService {
     clientFiles: Array<{ id: string; sha256?: string }>,
     actor: Actor,
   ) {
-    const transfer = await this.authorizedTransfer(transferId, token, true);
-    const files = await this.repo.files(transferId);
-    if (transfer.status !== 'UPLOADING') return this.summary(transfer, files, actor.origin);
-    const missing = files.filter((f) => !f.uploadedAt).map((f) => f.id);
-    if (missing.length > 0) {
-      throw new AppError('UPLOAD_INCOMPLETE', `${missing.length} file(s) are not uploaded yet.`, {
-        details: { files: missing },
-      });
-    }
-    const byId = new Map(files.map((f) => [f.id, f]));
-    const mismatched: Array<{ id: string; name: string; expected: string; actual: string | null }> = [];
-    for (const c of clientFiles) {
-      const f = byId.get(c.id);
-      if (f && c.sha256 && c.sha256 !== f.sha256)
-        mismatched.push({ id: f.id, name: f.name, expected: c.sha256, actual: f.sha256 });
-    }
-    if (mismatched.length > 0) {
-      for (const m of mismatched) {
-        const f = byId.get(m.id)!;
-        if (f.uploadId) await this.storage.discardUpload(f.uploadId);
-        await this.repo.resetFile(transferId, m.id);
+    await this.authorizedTransfer(transferId, token, true);
+    type Mismatch = {
+      id: string;
+      name: string;
+      expected: string;
+      actual: string | null;
+      uploadId: string | null;
+    };
+    // Under the transfer's row lock: racing completes see each other's resets and enables, so a transfer can
+    // never be enabled while one of its files is being reset.
+    const outcome = await this.repo.withTransferLock(transferId, async (repo) => {
+      const transfer = (await repo.find(transferId))!;
+      const files = await repo.files(transferId);
+      if (transfer.status !== 'UPLOADING') return { transfer, files, mismatched: [] as Mismatch[] };
+      const missing = files.filter((f) => !f.uploadedAt).map((f) => f.id);
+      if (missing.length > 0) {
+        throw new AppError('UPLOAD_INCOMPLETE', `${missing.length} file(s) are not uploaded yet.`, {
+          details: { files: missing },
+        });
       }
+      const byId = new Map(files.map((f) => [f.id, f]));
+      const mismatched: Mismatch[] = [];
+      for (const c of clientFiles) {
+        const f = byId.get(c.id);
+        if (f && c.sha256 && c.sha256 !== f.sha256)
+          mismatched.push({
+            id: f.id,
+            name: f.name,
+            expected: c.sha256,
+            actual: f.sha256,
+            uploadId: f.uploadId,
+          });
+      }
+      if (mismatched.length > 0) {
+        for (const m of mismatched) await repo.resetFile(transferId, m.id);
+        return { transfer, files, mismatched };
+      }
+      await repo.enable(transferId, [
+        {
+          type: 'UPLOADED',
+          actor: actorName(actor),
+          data: { files: files.length, totalSize: transfer.totalSize },
+        },
+        { type: 'AVAILABLE', actor: 'system', data: { expiresAt: transfer.expiresAt.toISOString() } },
+      ]);
+      return { transfer: { ...transfer, status: 'ENABLED' as const }, files, mismatched };
+    });
+    if (outcome.mismatched.length > 0) {
+      // The rows are reset (committed); now the bytes, outside the lock.
+      for (const m of outcome.mismatched) if (m.uploadId) await this.storage.discardUpload(m.uploadId);
       throw new AppError(
         'CHECKSUM_MISMATCH',
         'The server received different bytes than were sent; upload those files again.',
-        {
-          details: { files: mismatched },
-        },
+        { details: { files: outcome.mismatched.map(({ uploadId: _, ...m }) => m) } },
       );
     }
-    const who = actorName(actor);
-    await this.repo.enable(transferId, [
-      { type: 'UPLOADED', actor: who, data: { files: files.length, totalSize: transfer.totalSize } },
-      { type: 'AVAILABLE', actor: 'system', data: { expiresAt: transfer.expiresAt.toISOString() } },
-    ]);
-    return this.summary({ ...transfer, status: 'ENABLED' }, files, actor.origin);
+    return this.summary(outcome.transfer, outcome.files, actor.origin);
   }
 
   private async authorizedTransfer(

@@ -7,6 +7,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { contentDisposition } from '../lib/content-disposition.js';
 import type { BlobStore, ByteRange, PresignOptions, Storage } from './blob-store.js';
 import { FerryS3Store, isS3NotFound } from './s3-upload-store.js';
 
@@ -95,7 +96,7 @@ export class S3BlobStore implements BlobStore {
     const command = new GetObjectCommand({
       Bucket: this.bucket,
       Key: key,
-      ResponseContentDisposition: attachment(options.fileName),
+      ResponseContentDisposition: contentDisposition(options.fileName),
       ResponseContentType: options.contentType,
     });
     const expiresIn = Math.max(1, Math.min(MAX_PRESIGN_SECONDS, Math.floor(options.expiresInSeconds)));
@@ -125,7 +126,3 @@ export function createS3Storage(options: S3StorageOptions): Storage & { blobs: S
 }
 
 /** RFC 6266 attachment header, as the download route sends it: an ASCII fallback plus the UTF-8 name. */
-function attachment(fileName: string): string {
-  const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}

@@ -210,3 +210,20 @@ describe('CheckPasswordRequest', () => {
     ).toBe(false);
   });
 });
+
+describe('stored text', () => {
+  it('refuses NUL characters in every free-text field that is stored', () => {
+    const base = { files: [{ name: 'a.txt', size: 1 }] };
+    for (const field of ['name', 'message', 'senderName', 'password']) {
+      expect(TransferCreateRequest.safeParse({ ...base, [field]: 'a\u0000b' }).success, field).toBe(false);
+      expect(TransferCreateRequest.safeParse({ ...base, [field]: 'ab' }).success, field).toBe(true);
+    }
+    expect(TransferCreateRequest.safeParse({ ...base, locale: 'fr-CA' }).success).toBe(true);
+    expect(TransferCreateRequest.safeParse({ ...base, locale: 'fr\u0000' }).success).toBe(false);
+    for (const field of ['userSecret', 'browserCode', 'orderId', 'password']) {
+      expect(DownloadLinkQuery.safeParse({ transferId: 'AbCdEfGhIjKlMnOp', [field]: '\u0000' }).success).toBe(
+        false,
+      );
+    }
+  });
+});

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { FILE_ID_LENGTH, TRANSFER_ID_LENGTH } from '../constants.js';
 import { TRANSFER_STATUSES, TRANSFER_TYPES } from '../enums.js';
 
+/** Free text that is stored: PostgreSQL text cannot hold NUL, so it is refused up front (400, not 500). */
+const text = () => z.string().refine((v) => !v.includes('\u0000'), 'must not contain NUL characters');
+
 export const TransferId = z
   .string()
   .regex(new RegExp(`^[A-Za-z0-9]{${TRANSFER_ID_LENGTH}}$`), 'not a transfer id');
@@ -19,15 +22,19 @@ export type TransferFileInput = z.infer<typeof TransferFileInput>;
 
 export const TransferCreateRequest = z.object({
   type: z.enum(TRANSFER_TYPES).default('S2'),
-  name: z.string().trim().max(255).optional(),
-  message: z.string().max(100_000).optional(),
-  password: z.string().min(1).max(256).optional(),
+  name: text().pipe(z.string().trim().max(255)).optional(),
+  message: text().pipe(z.string().max(100_000)).optional(),
+  password: text().pipe(z.string().min(1).max(256)).optional(),
   expiresInDays: z.number().int().min(1).max(3650).optional(),
   maxDownloads: z.number().int().min(1).max(1_000_000).optional(),
   allowPreview: z.boolean().default(true),
   senderEmail: z.string().email().max(320).optional(),
-  senderName: z.string().trim().max(200).optional(),
-  locale: z.string().max(10).optional(),
+  senderName: text().pipe(z.string().trim().max(200)).optional(),
+  locale: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'not a language tag')
+    .max(35)
+    .optional(),
   files: z.array(TransferFileInput).min(1).max(100_000),
 });
 export type TransferCreateRequest = z.input<typeof TransferCreateRequest>;
@@ -102,12 +109,12 @@ const flag = z
 export const DownloadLinkQuery = z.object({
   transferId: TransferId,
   preview: flag,
-  userSecret: z.string().max(200).optional(),
+  userSecret: text().pipe(z.string().max(200)).optional(),
   fileId: FileId.optional(),
-  password: z.string().max(256).optional(),
+  password: text().pipe(z.string().max(256)).optional(),
   downloaderEmail: z.string().email().max(320).optional(),
-  browserCode: z.string().max(200).optional(),
-  orderId: z.string().max(200).optional(),
+  browserCode: text().pipe(z.string().max(200)).optional(),
+  orderId: text().pipe(z.string().max(200)).optional(),
   'admin-dashboard': flag,
 });
 export type DownloadLinkQuery = z.input<typeof DownloadLinkQuery>;

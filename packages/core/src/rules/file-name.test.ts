@@ -360,3 +360,19 @@ describe('partitionFiles (spec §5: rejected files skipped, the rest kept)', () 
     expect(files).toEqual(copy);
   });
 });
+
+describe('names that would turn into something else when saved', () => {
+  it('applies the extension bans after the trailing dots and spaces Windows drops', () => {
+    expect(checkFileName('setup.exe.')?.key).toBe('uploader:notif_file_is_exe');
+    expect(checkFileName('setup.exe  ')?.key).toBe('uploader:notif_file_is_exe');
+    expect(checkFileName('page.html. .')?.key).toBe('uploader:notif_file_is_htm');
+    expect(checkFileName('notes.txt.')).toBeNull();
+  });
+
+  it('refuses colons (drive letters, NTFS streams) and C1 control characters', () => {
+    expect(checkFileName('a:b.txt')?.key).toBe('uploader:notif_invalid_filename');
+    expect(checkRelativePath('C:/Windows/x.txt')?.key).toBe('uploader:notif_invalid_filename');
+    expect(checkFileName('esc\u009b[31m.txt')?.key).toBe('uploader:notif_invalid_filename');
+    expect(checkFileName('next\u0085line.txt')?.key).toBe('uploader:notif_invalid_filename');
+  });
+});

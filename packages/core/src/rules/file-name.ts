@@ -26,10 +26,10 @@ const BANNED: ReadonlyArray<[RegExp, FileNameProblem['key']]> = [
   [/\.(htm|html|shtml|sshtml)$/i, 'uploader:notif_file_is_htm'],
 ];
 
-// Control characters (NUL included) and path separators (\ and /) never belong in one file name: a file's own
-// name is a single segment, its folders travel in relativePath (checked by checkRelativePath).
-// biome-ignore lint/suspicious/noControlCharactersInRegex: that is exactly what it matches
-const INVALID_CHARS = /[\u0000-\u001f\u007f\\/]/;
+// Control characters (C0 with NUL, DEL, C1) and path separators (\ and /) never belong in one file name: a
+// file's own name is a single segment, its folders travel in relativePath (checked by checkRelativePath). A colon
+// is a drive letter or an NTFS alternate stream on Windows, and ZIP forbids it in entry names.
+const INVALID_CHARS = /[\p{Cc}\\/:]/u;
 
 export function utf8ByteLength(s: string): number {
   return new TextEncoder().encode(s).length;
@@ -54,7 +54,9 @@ export function checkFileName(name: string, options: FileNameCheckOptions = {}):
     return { key: 'uploader:notif_invalid_filename' };
   }
   if (!options.bypassExtensionBans) {
-    for (const [pattern, key] of BANNED) if (pattern.test(name)) return { key };
+    // Windows and browsers drop trailing dots and spaces when saving: "setup.exe." lands as setup.exe.
+    const saved = name.replace(/[. ]+$/, '');
+    for (const [pattern, key] of BANNED) if (pattern.test(saved)) return { key };
   }
   const allowed = (options.allowedExtensions ?? []).filter((e) => e.trim() !== '');
   if (allowed.length > 0) {

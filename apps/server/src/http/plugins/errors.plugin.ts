@@ -1,9 +1,18 @@
 import { STATUS_CODES } from 'node:http';
 import { APP_ERROR_STATUS, type AppErrorCode, type ErrorBody } from '@ferry/core';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { AppError } from '../../services/app-error.js';
+
+const BY_STATUS: Record<number, AppErrorCode> = {
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  414: 'URI_TOO_LONG',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  431: 'HEADERS_TOO_LARGE',
+};
 
 /** Builds the spec §8 body for a code: `{status, error, message, codes}` plus limitErrors/details. */
 export function errorBody(error: AppError): ErrorBody {
@@ -50,4 +59,37 @@ export function registerErrorHandling(app: FastifyInstance): void {
       void reply.header('Retry-After', String(appError.extra.retryAfterSeconds));
     return reply.status(body.status).type('application/json').send(body);
   });
+}
+
+/**
+ * Errors Fastify raises before any route runs (a malformed URL, a parameter over the length limit): the same
+ * spec §8 body as every other error.
+ */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const body = errorBody(toAppError(error));
+  void reply.status(body.status).type('application/json').send(body);
+}
+
+/** Requests the HTTP parser refuses (headers too large, garbage): answered in the §8 shape, then closed. */
+export function clientErrorHandler(
+  error: Error & { code?: string },
+  socket: import('node:net').Socket,
+): void {
+  if (!socket.writable) return void socket.destroy();
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const body = JSON.stringify(
+    errorBody(
+      new AppError(
+        status === 431 ? 'HEADERS_TOO_LARGE' : 'VALIDATION_FAILED',
+        'The request could not be read.',
+      ),
+    ),
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -2,6 +2,7 @@ import { Server as TusServer } from '@tus/server';
 import type { Locker } from '@tus/utils';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Metrics } from '../../observability/metrics.js';
+import { AppError } from '../../services/app-error.js';
 import type { TransferService } from '../../services/transfer.service.js';
 import type { HashingDataStore } from '../../storage/hashing-store.js';
 import { errorBody, toAppError } from './errors.plugin.js';
@@ -63,6 +64,13 @@ export function registerTus(
 
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.headers['upload-concat'] !== undefined) {
+      // Concatenation is not offered (Tus-Extension does not list it): a client error, not a server one.
+      const body = errorBody(
+        new AppError('VALIDATION_FAILED', 'The tus concatenation extension is not supported.'),
+      );
+      return reply.status(400).header('Tus-Resumable', '1.0.0').send(body);
+    }
     if (request.method !== 'POST' && request.method !== 'OPTIONS') {
       const uploadId = request.url.split('?')[0]!.slice(TUS_PATH.length + 1);
       try {

@@ -9,9 +9,12 @@ import {
 } from '@ferry/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { contentDisposition } from '../../lib/content-disposition.js';
 import type { Metrics } from '../../observability/metrics.js';
+import { AppError } from '../../services/app-error.js';
 import type { DownloadContext, DownloadService } from '../../services/download.service.js';
-import { contentDisposition, parseRange } from '../http-range.js';
+import { parseRange } from '../http-range.js';
+import { errorBody } from '../plugins/errors.plugin.js';
 
 const errors = {
   400: ErrorBody,
@@ -101,7 +104,12 @@ export const downloadRoutes =
           .header('Cache-Control', 'private, no-transform')
           .header('Content-Security-Policy', "default-src 'none'; sandbox");
         if (range === 'unsatisfiable') {
-          return reply.status(416).header('Content-Range', `bytes */${body.size}`).send();
+          return reply
+            .status(416)
+            .header('Content-Range', `bytes */${body.size}`)
+            .header('Content-Type', 'application/json')
+            .header('Content-Disposition', 'inline')
+            .send(errorBody(new AppError('RANGE_NOT_SATISFIABLE', `The file has ${body.size} bytes.`)));
         }
         const ifRange = request.headers['if-range'];
         const useRange = range && (!ifRange || ifRange === body.etag) ? range : undefined;

@@ -1,0 +1,84 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, fetchBytes, randomFile, sendTransfer } from '../test/flows.js';
+import { startTestFerry, type TestFerry } from '../test/harness.js';
+
+/** Sends raw bytes and returns the raw answer, for requests no HTTP client would send. */
+function raw(baseUrl: string, request: string): Promise<string> {
+  const { port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(request));
+    let answer = '';
+    socket.on('data', (c) => {
+      answer += c;
+    });
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+const jsonOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
+describe('every error in the spec §8 shape', () => {
+  let ferry: TestFerry;
+  beforeAll(async () => {
+    ferry = await startTestFerry();
+  });
+  afterAll(async () => {
+    await ferry?.close();
+  });
+
+  it('covers malformed URLs and over-long path parameters that Fastify refuses before any route', async () => {
+    const bad = await raw(
+      ferry.baseUrl,
+      'GET /api/transfer/downloads/blob/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
+    expect(bad).toMatch(/^HTTP\/1.1 400/);
+    expect(jsonOf(bad)).toMatchObject({ status: 400, error: 'Bad Request', codes: ['VALIDATION_FAILED'] });
+    const long = await api(ferry.baseUrl, `/api/transfer/downloads/blob/${'a'.repeat(3000)}`);
+    expect([400, 414]).toContain(long.status);
+    expect(long.body).toMatchObject({
+      status: long.status,
+      message: expect.stringContaining('max param length'),
+    });
+    expect(long.body.codes).toHaveLength(1);
+  });
+
+  it('answers headers that are too large with 431 and a JSON body', async () => {
+    const answer = await raw(
+      ferry.baseUrl,
+      `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1.1 431/);
+    expect(jsonOf(answer)).toMatchObject({ status: 431, codes: ['HEADERS_TOO_LARGE'] });
+  });
+
+  it('refuses tus concatenation as a client error, not a server error', async () => {
+    const res = await api(ferry.baseUrl, '/api/transfer/uploads', {
+      method: 'POST',
+      headers: { 'Tus-Resumable': '1.0.0', 'Upload-Concat': 'partial', 'Upload-Length': '10' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.codes).toEqual(['VALIDATION_FAILED']);
+  });
+
+  it('explains an unsatisfiable range in JSON', async () => {
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'a.bin', data: randomFile(100) }]);
+    const link = await api(
+      ferry.baseUrl,
+      `/api/transfer/downloads/link?transferId=${t.transferId}&fileId=${t.files[0]!.id}`,
+    );
+    const res = await fetchBytes(link.body.url, { range: 'bytes=500-' });
+    expect(res.status).toBe(416);
+    expect(JSON.parse(res.data.toString())).toMatchObject({ status: 416, codes: ['RANGE_NOT_SATISFIABLE'] });
+  });
+
+  it('refuses NUL characters in stored text with 400 instead of failing in the database', async () => {
+    const res = await api(ferry.baseUrl, '/api/transfer/transfers', {
+      method: 'POST',
+      json: { name: 'a\u0000b', files: [{ name: 'a.txt', size: 1 }] },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.codes).toEqual(['VALIDATION_FAILED']);
+  });
+});
