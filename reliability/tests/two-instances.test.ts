@@ -1,6 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobQueue } from '../../apps/server/src/jobs/queue.js';
 import { startTestS3, type TestS3 } from '../../apps/server/src/test/s3rver.js';
 import { type FerryProcess, Fleet } from '../support/ferry.js';
 import {
@@ -234,6 +236,44 @@ describe('two Ferry instances sharing PostgreSQL, S3 and Redis', () => {
     for (const server of [a, b]) {
       const info = await raw(server.url, `/api/transfer/downloads/info?transferId=${t.transferId}`);
       expect((info.json as { downloadsLeft: number }).downloadsLeft).toBe(0);
+    }
+  });
+
+  it('runs background jobs once across both: one schedule, and each job worked by exactly one instance', async () => {
+    const schedules = await db.query<{ name: string }>('SELECT name FROM pgboss.schedule');
+    expect(schedules.map((r) => r.name)).toEqual(['maintenance.sweep-unfinished']);
+    // Abandoned uploads for the sweep to find: each must be removed once, by whichever instance works the job.
+    const stale: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const t = await createTransfer(i % 2 ? a.url : b.url, { files: [{ name: `s${i}.bin`, size: 10 }] });
+      stale.push(t.transferId);
+    }
+    await db.query(`UPDATE transfers SET created_at = now() - interval '10 days' WHERE id = ANY($1)`, [
+      stale,
+    ]);
+    const jobs = new JobQueue({ databaseUrl: db.url, queues: [], logger: pino({ level: 'silent' }) });
+    await jobs.start();
+    try {
+      const ids = await Promise.all(
+        Array.from({ length: 12 }, () => jobs.send('maintenance.sweep-unfinished', {})),
+      );
+      const deadline = Date.now() + 60_000;
+      let rows: Array<{ state: string; retry_count: number; removed: number }> = [];
+      while (Date.now() < deadline) {
+        rows = await db.query(
+          `SELECT state, retry_count, coalesce((output->>'removed')::int, 0) AS removed FROM pgboss.job WHERE id = ANY($1)`,
+          [ids],
+        );
+        if (rows.length === ids.length && rows.every((r) => r.state === 'completed')) break;
+        await sleep(250);
+      }
+      expect(rows.map((r) => r.state)).toEqual(ids.map(() => 'completed'));
+      expect(rows.every((r) => r.retry_count === 0)).toBe(true);
+      // Every stale transfer was removed by exactly one job run, never twice.
+      expect(rows.reduce((sum, r) => sum + r.removed, 0)).toBe(stale.length);
+      expect(await db.query('SELECT id FROM transfers WHERE id = ANY($1)', [stale])).toEqual([]);
+    } finally {
+      await jobs.stop({ graceful: true, timeoutMs: 5000 });
     }
   });
 
