@@ -1,36 +1,6 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
-import { api, fetchBytes, randomFile, sendTransfer, sha256 } from '../test/flows.js';
+import { api, fetchBytes, randomFile, readZip, sendTransfer, sha256 } from '../test/flows.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
-
-async function readZip(data: Buffer): Promise<Map<string, Buffer>> {
-  const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-zip-')), 'a.zip');
-  await fs.writeFile(file, data);
-  const out = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      zip.on('error', reject);
-      zip.on('end', () => resolve());
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.readEntry();
-    });
-  });
-  return out;
-}
 
 describe('downloading', () => {
   let ferry: TestFerry;

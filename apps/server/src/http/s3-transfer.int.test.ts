@@ -2,35 +2,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
-import { api, createTransfer, fetchBytes, randomFile, sendTransfer, sha256 } from '../test/flows.js';
+import { api, createTransfer, fetchBytes, randomFile, readZip, sendTransfer, sha256 } from '../test/flows.js';
 import { startTestFerry, TEST_REDIS_URL, type TestFerry } from '../test/harness.js';
 import { startTestS3, type TestS3 } from '../test/s3rver.js';
 import { TusTestClient } from '../test/tus-client.js';
-
-async function readZip(data: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(data, { lazyEntries: true }, (err, z) => (err || !z ? reject(err) : resolve(z))),
-  );
-  const out = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('error', reject);
-    zip.on('end', () => resolve());
-    zip.on('entry', (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, (err, stream) => {
-        if (err || !stream) return reject(err);
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          out.set(entry.fileName, Buffer.concat(chunks));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.readEntry();
-  });
-  return out;
-}
 
 describe('transfers on S3 storage', () => {
   let s3: TestS3;

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { TransferCreateRequest, TransferCreateResponse } from '@ferry/core';
+import yauzl from 'yauzl';
 import { TusTestClient } from './tus-client.js';
 
 export const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -56,4 +57,29 @@ export const randomFile = (size: number) => randomBytes(size);
 export async function fetchBytes(url: string, headers: Record<string, string> = {}) {
   const res = await fetch(url, { headers });
   return { status: res.status, headers: res.headers, data: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** Every entry of a ZIP held in memory, by name (test archives are small). */
+export async function readZip(data: Buffer): Promise<Map<string, Buffer>> {
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(data, { lazyEntries: true }, (err, z) => (err || !z ? reject(err) : resolve(z))),
+  );
+  const out = new Map<string, Buffer>();
+  await new Promise<void>((resolve, reject) => {
+    zip.on('error', reject);
+    zip.on('end', () => resolve());
+    zip.on('entry', (entry: yauzl.Entry) => {
+      zip.openReadStream(entry, (err, stream) => {
+        if (err || !stream) return reject(err);
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          out.set(entry.fileName, Buffer.concat(chunks));
+          zip.readEntry();
+        });
+      });
+    });
+    zip.readEntry();
+  });
+  return out;
 }
