@@ -1,4 +1,7 @@
+export * from './api/auth.js';
+export * from './api/limits.js';
 export * from './api/transfer.js';
+export * from './api/user.js';
 export * from './constants.js';
 export * from './enums.js';
 export * from './errors.js';

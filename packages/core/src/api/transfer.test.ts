@@ -3,6 +3,7 @@ import {
   CheckPasswordRequest,
   DownloadLinkQuery,
   FileId,
+  SenderVerificationRequest,
   Sha256Hex,
   TransferCompleteRequest,
   TransferCreateRequest,
@@ -73,7 +74,28 @@ describe('Sha256Hex', () => {
 describe('TransferCreateRequest', () => {
   it('accepts a valid request and keeps its values', () => {
     const parsed = TransferCreateRequest.parse(validCreate);
-    expect(parsed).toEqual(validCreate);
+    expect(parsed).toEqual({ ...validCreate, forceEmailWhenDownloadS2: false });
+  });
+
+  it('takes S1 recipients and notification switches, trimming typed addresses', () => {
+    const parsed = TransferCreateRequest.parse({
+      ...validCreate,
+      type: 'S1',
+      senderEmail: ' alice@example.com ',
+      recipients: [' bob@example.com', 'carol@example.com '],
+      downloadConfirmation: false,
+      expiryReminder: true,
+    });
+    expect(parsed.senderEmail).toBe('alice@example.com');
+    expect(parsed.recipients).toEqual(['bob@example.com', 'carol@example.com']);
+    expect(parsed).toMatchObject({ downloadConfirmation: false, expiryReminder: true });
+    expect(() => TransferCreateRequest.parse({ ...validCreate, recipients: ['not an address'] })).toThrow();
+  });
+
+  it('a sender verification code is six digits', () => {
+    expect(SenderVerificationRequest.parse({ code: ' 012345 ' }).code).toBe('012345');
+    for (const code of ['12345', '1234567', 'abcdef', '12 345'])
+      expect(() => SenderVerificationRequest.parse({ code })).toThrow();
   });
 
   it('accepts a minimal request and applies the defaults', () => {

@@ -5,6 +5,9 @@ import { TRANSFER_STATUSES, TRANSFER_TYPES } from '../enums.js';
 /** Free text that is stored: PostgreSQL text cannot hold NUL, so it is refused up front (400, not 500). */
 const text = () => z.string().refine((v) => !v.includes('\u0000'), 'must not contain NUL characters');
 
+/** An e-mail address as people type it: surrounding spaces are dropped. */
+export const Email = z.string().trim().email().max(320);
+
 export const TransferId = z
   .string()
   .regex(new RegExp(`^[A-Za-z0-9]{${TRANSFER_ID_LENGTH}}$`), 'not a transfer id');
@@ -28,7 +31,7 @@ export const TransferCreateRequest = z.object({
   expiresInDays: z.number().int().min(1).max(3650).optional(),
   maxDownloads: z.number().int().min(1).max(1_000_000).optional(),
   allowPreview: z.boolean().default(true),
-  senderEmail: z.string().email().max(320).optional(),
+  senderEmail: Email.optional(),
   senderName: text().pipe(z.string().trim().max(200)).optional(),
   locale: z
     .string()
@@ -36,8 +39,36 @@ export const TransferCreateRequest = z.object({
     .max(35)
     .optional(),
   files: z.array(TransferFileInput).min(1).max(100_000),
+  /**
+   * S1: who gets the transfer by e-mail, each with a personal link (at most the plan's `recipients` limit).
+   * Duplicates (case-insensitive) are dropped. Required and non-empty for S1, refused for S2.
+   */
+  recipients: z.array(Email).max(1000).optional(),
+  /** Tell the sender each time someone downloads. Default: on for S1, off for S2. */
+  downloadConfirmation: z.boolean().optional(),
+  /** Remind recipients who have not downloaded yet, before the transfer expires (S1). Default: on for S1. */
+  expiryReminder: z.boolean().optional(),
+  /** Send the sender a summary (with their own link) once the transfer went out. Default: on for S1. */
+  summary: z.boolean().optional(),
+  /** S2: a downloader must give an e-mail address first (spec §3 `downloaderEmail`). */
+  forceEmailWhenDownloadS2: z.boolean().default(false),
+  /**
+   * Proof, from an earlier verification, that the sender owns `senderEmail` (see SenderVerificationResponse).
+   * When it is valid for that address no code is sent.
+   */
+  senderVerificationToken: z.string().max(1000).optional(),
 });
 export type TransferCreateRequest = z.input<typeof TransferCreateRequest>;
+
+/**
+ * Whether the sender's e-mail address is proven:
+ * - `not_needed`: Ferry will not write to the sender (or it trusts them: signed in, or verification off);
+ * - `pending`: a 6-digit code went to `senderEmail`; nothing is e-mailed to recipients (S1) or to the sender
+ *   (confirmations, summary) until it is given to POST …/sender-verification;
+ * - `verified`: proven.
+ */
+export const SENDER_VERIFICATION_STATES = ['not_needed', 'pending', 'verified'] as const;
+export type SenderVerificationState = (typeof SENDER_VERIFICATION_STATES)[number];
 
 export const TransferFile = z.object({
   id: FileId,
@@ -60,6 +91,7 @@ export const TransferCreateResponse = z.object({
   /** tus endpoint to create each file's upload at (metadata `transferId`, `fileId`). */
   uploadEndpoint: z.string(),
   files: z.array(TransferFile),
+  senderVerification: z.enum(SENDER_VERIFICATION_STATES),
 });
 export type TransferCreateResponse = z.infer<typeof TransferCreateResponse>;
 
@@ -68,6 +100,40 @@ export const TransferCompleteRequest = z.object({
   files: z.array(z.object({ id: FileId, sha256: Sha256Hex.optional() })).default([]),
 });
 export type TransferCompleteRequest = z.input<typeof TransferCompleteRequest>;
+
+/**
+ * Where a recipient's e-mail stands: `waiting` (the transfer has not gone out yet: upload or sender
+ * verification unfinished), `queued`, `sent` (the relay accepted it), `failed` (refused for now; retried),
+ * `rejected` (refused for good, e.g. no such mailbox), `in_doubt` (the connection broke mid-send: it may or
+ * may not have arrived; never sent twice).
+ */
+export const RECIPIENT_DELIVERY_STATES = [
+  'waiting',
+  'queued',
+  'sent',
+  'failed',
+  'rejected',
+  'in_doubt',
+] as const;
+export type RecipientDeliveryState = (typeof RECIPIENT_DELIVERY_STATES)[number];
+
+export const RecipientStatus = z.object({
+  email: z.string(),
+  delivery: z.enum(RECIPIENT_DELIVERY_STATES),
+  /** The relay's or the outbox's last error, for `failed`, `rejected` and `in_doubt`. */
+  error: z.string().nullable(),
+  /** First download through this recipient's personal link. */
+  downloadedAt: z.string().nullable(),
+});
+export type RecipientStatus = z.infer<typeof RecipientStatus>;
+
+export const TransferNotifications = z.object({
+  downloadConfirmation: z.boolean(),
+  expiryReminder: z.boolean(),
+  summary: z.boolean(),
+  forceEmailWhenDownloadS2: z.boolean(),
+});
+export type TransferNotifications = z.infer<typeof TransferNotifications>;
 
 export const TransferSummary = z.object({
   transferId: TransferId,
@@ -78,6 +144,13 @@ export const TransferSummary = z.object({
   expiresAt: z.string(),
   totalSize: z.number().int(),
   files: z.array(TransferFile),
+  senderEmail: z.string().nullable(),
+  senderVerification: z.enum(SENDER_VERIFICATION_STATES),
+  /** When the transfer went out (S1: recipients' e-mails queued); null until then. */
+  sentAt: z.string().nullable(),
+  /** S1 recipients in the order given, each with their e-mail's delivery and their first download. */
+  recipients: z.array(RecipientStatus),
+  notifications: TransferNotifications,
 });
 export type TransferSummary = z.infer<typeof TransferSummary>;
 
@@ -97,6 +170,10 @@ export const DownloadInfo = z.object({
   totalSize: z.number().int(),
   downloadsLeft: z.number().int().nullable(),
   files: z.array(TransferFile),
+  /** The downloader must give an e-mail address (`downloaderEmail`) before a download link is issued. */
+  downloaderEmailRequired: z.boolean(),
+  /** With a valid `userSecret`: the recipient that personal link belongs to. */
+  recipientEmail: z.string().nullable(),
 });
 export type DownloadInfo = z.infer<typeof DownloadInfo>;
 
@@ -112,7 +189,7 @@ export const DownloadLinkQuery = z.object({
   userSecret: text().pipe(z.string().max(200)).optional(),
   fileId: FileId.optional(),
   password: text().pipe(z.string().max(256)).optional(),
-  downloaderEmail: z.string().email().max(320).optional(),
+  downloaderEmail: Email.optional(),
   browserCode: text().pipe(z.string().max(200)).optional(),
   orderId: text().pipe(z.string().max(200)).optional(),
   'admin-dashboard': flag,
@@ -129,6 +206,49 @@ export const DownloadLinkResponse = z.object({
   expiresAt: z.string(),
 });
 export type DownloadLinkResponse = z.infer<typeof DownloadLinkResponse>;
+
+/** POST /api/transfer/transfers/{id}/sender-verification (header X-Upload-Token). */
+export const SenderVerificationRequest = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'the code has 6 digits'),
+});
+export type SenderVerificationRequest = z.input<typeof SenderVerificationRequest>;
+
+export const SenderVerificationResponse = z.object({
+  transfer: TransferSummary,
+  /**
+   * Proof that this sender owns the address, for `senderVerificationToken` of later transfers from the same
+   * address (valid `expiresAt`); keep it with the sender's e-mail.
+   */
+  senderVerificationToken: z.string(),
+  expiresAt: z.string(),
+});
+export type SenderVerificationResponse = z.infer<typeof SenderVerificationResponse>;
+
+/** POST /api/transfer/transfers/{id}/sender-verification/resend: a new code, the old one stops working. */
+export const SenderVerificationResendResponse = z.object({
+  sentTo: z.string(),
+  /** Seconds before another code may be asked for. */
+  retryAfterSeconds: z.number().int(),
+});
+export type SenderVerificationResendResponse = z.infer<typeof SenderVerificationResendResponse>;
+
+/** PATCH /api/transfer/transfers/{id}/notifications (header X-Upload-Token): each only when set. */
+export const TransferNotificationsUpdate = z.object({
+  downloadConfirmation: z.boolean().optional(),
+  expiryReminder: z.boolean().optional(),
+  forceEmailWhenDownloadS2: z.boolean().optional(),
+});
+export type TransferNotificationsUpdate = z.input<typeof TransferNotificationsUpdate>;
+
+/** POST /api/transfer/notifications/unsubscribe?token=…: what a mail's unsubscribe link turned off. */
+export const UnsubscribeResponse = z.object({
+  kind: z.enum(['downloadConfirmation', 'expiryReminder']),
+  transferName: z.string().nullable(),
+});
+export type UnsubscribeResponse = z.infer<typeof UnsubscribeResponse>;
 
 export const CheckPasswordRequest = z.object({ transferId: TransferId, password: z.string().max(256) });
 export const CheckPasswordResponse = z.object({ ok: z.literal(true) });

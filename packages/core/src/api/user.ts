@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import type { TransferType } from '../enums.js';
+import { Email } from './transfer.js';
+
+/** Spec §3 uploaderSettings (the full flag set of "Uploader settings"). */
+export const UploaderSettings = z.object({
+  allowS1: z.boolean(),
+  allowS2: z.boolean(),
+  allowInboxS1: z.boolean(),
+  allowInboxS2: z.boolean(),
+  passwordOpt: z.boolean(),
+  requirePassword: z.boolean(),
+  notificationOpt: z.boolean(),
+  downloadLimitOpt: z.boolean(),
+  filePreviewOpt: z.boolean(),
+  allowCustomization: z.boolean(),
+  requireForceEmailWhenDownloadS2: z.boolean(),
+  sendAllowedExtensions: z.array(z.string().max(20)).max(200),
+  receiveAllowedExtensions: z.array(z.string().max(20)).max(200),
+  receivePasswordOpt: z.boolean(),
+  receiveRequirePassword: z.boolean(),
+  receiveNotificationOpt: z.boolean(),
+  receiveFilePreviewOpt: z.boolean(),
+  receiveAllowCustomization: z.boolean(),
+  receiveAvailabilityOpt: z.boolean(),
+});
+export type UploaderSettings = z.infer<typeof UploaderSettings>;
+
+/** Spec §3: all true except requirePassword, allowCustomization, requireForceEmailWhenDownloadS2 and receiveRequirePassword; empty lists. */
+export const DEFAULT_UPLOADER_SETTINGS: Readonly<UploaderSettings> = Object.freeze({
+  allowS1: true,
+  allowS2: true,
+  allowInboxS1: true,
+  allowInboxS2: true,
+  passwordOpt: true,
+  requirePassword: false,
+  notificationOpt: true,
+  downloadLimitOpt: true,
+  filePreviewOpt: true,
+  allowCustomization: false,
+  requireForceEmailWhenDownloadS2: false,
+  sendAllowedExtensions: [],
+  receiveAllowedExtensions: [],
+  receivePasswordOpt: true,
+  receiveRequirePassword: false,
+  receiveNotificationOpt: true,
+  receiveFilePreviewOpt: true,
+  receiveAllowCustomization: true,
+  receiveAvailabilityOpt: true,
+});
+
+/** Spec §3: the default set for team members is the same without inbox uploads. */
+export const DEFAULT_TEAM_MEMBER_UPLOADER_SETTINGS: Readonly<UploaderSettings> = Object.freeze({
+  ...DEFAULT_UPLOADER_SETTINGS,
+  allowInboxS1: false,
+  allowInboxS2: false,
+});
+
+export const NotificationSettings = z.object({
+  transfer: z.object({
+    summary: z.boolean(),
+    expiryReminder: z.boolean(),
+    downloadConfirmation: z.boolean(),
+    downloadConfirmationS2: z.boolean(),
+  }),
+  receive: z.object({ expiryReminder: z.boolean(), upload: z.boolean() }),
+});
+export type NotificationSettings = z.infer<typeof NotificationSettings>;
+
+/** What a new account starts with ("not shown" in the spec): every mail on except S2 download confirmations. */
+export const DEFAULT_NOTIFICATION_SETTINGS: Readonly<NotificationSettings> = Object.freeze({
+  transfer: {
+    summary: true,
+    expiryReminder: true,
+    downloadConfirmation: true,
+    downloadConfirmationS2: false,
+  },
+  receive: { expiryReminder: true, upload: true },
+});
+
+const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters');
+
+/** Spec §3 uploaderTemplate / receiverTemplate. */
+export const TransferTemplate = z.object({
+  name: text(255).nullable(),
+  message: text(5000).nullable(),
+  recipients: z.array(Email).max(50),
+  password: text(256).nullable(),
+  /** Days; capped at the validity limit when applied (spec §5). */
+  defaultAvailability: z.number().int().min(1).max(3650).nullable(),
+  s2AsDefault: z.boolean(),
+});
+export type TransferTemplate = z.infer<typeof TransferTemplate>;
+
+export const EMPTY_TEMPLATE: Readonly<TransferTemplate> = Object.freeze({
+  name: null,
+  message: null,
+  recipients: [],
+  password: null,
+  defaultAvailability: null,
+  s2AsDefault: false,
+});
+
+export const AddressBookSettings = z.object({
+  /** Save the recipients of sent transfers to the address book automatically. */
+  autoSave: z.boolean(),
+});
+
+/** GET /api/user/users/{id}: the user profile of spec §3. */
+export const UserProfile = z.object({
+  uid: z.string(),
+  email: z.string(),
+  info: z.object({ firstname: z.string().nullable() }),
+  notificationSettings: NotificationSettings,
+  lastNotificationsChecked: z.string().nullable(),
+  addressBookSettings: AddressBookSettings,
+  uploaderTemplate: TransferTemplate,
+  receiverTemplate: TransferTemplate,
+  uploaderSettings: UploaderSettings,
+});
+export type UserProfile = z.infer<typeof UserProfile>;
+
+/** PATCH /api/user/users/{id}: any part of the profile; nested objects are merged. */
+export const UserProfileUpdate = z.object({
+  info: z.object({ firstname: text(200).nullable() }).optional(),
+  notificationSettings: z
+    .object({
+      transfer: NotificationSettings.shape.transfer.partial().optional(),
+      receive: NotificationSettings.shape.receive.partial().optional(),
+    })
+    .optional(),
+  lastNotificationsChecked: z.string().datetime().optional(),
+  addressBookSettings: AddressBookSettings.partial().optional(),
+  uploaderTemplate: TransferTemplate.partial().optional(),
+  receiverTemplate: TransferTemplate.partial().optional(),
+});
+export type UserProfileUpdate = z.input<typeof UserProfileUpdate>;
+
+export const CountryResponse = z.object({ country: z.string().length(2) });
+
+/**
+ * The default transfer type of spec §4: S3 on /push and the widget page; otherwise S1, or S2 when the template
+ * says s2AsDefault; a managed user only gets an allowed type (S1 not allowed → S2; S2 not allowed → S1).
+ */
+export function defaultTransferType(input: {
+  page: 'uploader' | 'push' | 'widget';
+  s2AsDefault: boolean;
+  managed: boolean;
+  allowS1: boolean;
+  allowS2: boolean;
+}): TransferType {
+  if (input.page === 'push' || input.page === 'widget') return 'S3';
+  const wanted: TransferType = input.s2AsDefault ? 'S2' : 'S1';
+  if (!input.managed) return wanted;
+  if (wanted === 'S1' && !input.allowS1) return 'S2';
+  if (wanted === 'S2' && !input.allowS2) return 'S1';
+  return wanted;
+}
