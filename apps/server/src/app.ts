@@ -10,6 +10,8 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import type { OidcSignIn } from './auth/oidc.js';
+import { oidcRoutes } from './auth/oidc.routes.js';
 import type { Config } from './config.js';
 import {
   clientErrorHandler,
@@ -19,13 +21,20 @@ import {
 import { registerSecurityHeaders } from './http/plugins/security-headers.plugin.js';
 import { registerTus } from './http/plugins/tus.plugin.js';
 import { registerWeb } from './http/plugins/web.plugin.js';
+import { authRoutes, registerAuthentication } from './http/routes/auth.routes.js';
 import { downloadRoutes } from './http/routes/download.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
+import { limitsRoutes } from './http/routes/limits.routes.js';
 import { opsRoutes } from './http/routes/ops.routes.js';
 import { transferRoutes } from './http/routes/transfer.routes.js';
+import { userRoutes } from './http/routes/user.routes.js';
 import type { Metrics } from './observability/metrics.js';
+import type { AuthService } from './services/auth.service.js';
 import type { DownloadService } from './services/download.service.js';
+import type { LimitsService } from './services/limits.service.js';
+import type { NotificationService } from './services/notification.service.js';
 import type { TransferService } from './services/transfer.service.js';
+import type { UserService } from './services/user.service.js';
 import type { HashingDataStore } from './storage/hashing-store.js';
 
 export interface AppDeps {
@@ -39,6 +48,12 @@ export interface AppDeps {
   version: string;
   transfers: TransferService;
   downloads: DownloadService;
+  notifications: NotificationService;
+  auth: AuthService;
+  /** Sign-in with the OpenID Connect providers of OIDC_PROVIDERS (none: the routes list none). */
+  oidc: OidcSignIn;
+  limits: LimitsService;
+  users: UserService;
   uploadStore: HashingDataStore;
 }
 
@@ -81,7 +96,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
-  registerSecurityHeaders(app, config.publicUrl?.startsWith('https:') ?? false);
+  const secure = config.publicUrl?.startsWith('https:') ?? false;
+  registerSecurityHeaders(app, secure);
+  await registerAuthentication(app, deps.auth, secure);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -99,7 +116,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const originOf = (host: string, protocol: string) => config.publicUrl ?? `${protocol}://${host}`;
   await app.register(healthRoutes(deps.version));
   await app.register(opsRoutes(deps.metrics, deps.readiness, config.metricsToken));
-  await app.register(transferRoutes(deps.transfers, originOf));
+  await app.register(authRoutes(deps.auth, originOf, secure));
+  await app.register(oidcRoutes(deps.oidc, deps.auth, originOf, secure));
+  await app.register(limitsRoutes(deps.limits));
+  await app.register(userRoutes(deps.users));
+  await app.register(transferRoutes(deps.transfers, deps.notifications, originOf));
   await app.register(downloadRoutes(deps.downloads, originOf, deps.metrics));
   registerTus(app, deps.uploadStore, deps.transfers, deps.metrics, deps.uploadLocker);
   await registerWeb(app, config.webDist);

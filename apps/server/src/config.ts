@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { OidcProvidersSetting } from './auth/oidc-config.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -81,10 +82,57 @@ const ConfigSchema = z
     REDIS_URL: z.string().url().optional(),
     METRICS_TOKEN: z.string().min(16).optional(),
     SINGLE_INSTANCE: bool.default(false),
+    SMTP_URL: z
+      .string()
+      .url()
+      .refine((u) => /^smtps?:\/\//.test(u), 'must start with smtp:// or smtps://')
+      .optional(),
+    MAIL_FROM: z.string().email().optional(),
+    MAIL_FROM_NAME: z.string().min(1).optional(),
+    MAIL_WORKERS: z.coerce.number().int().min(1).max(50).default(2),
+    MAIL_RETRY_LIMIT: z.coerce.number().int().min(0).max(100).default(10),
+    MAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(30),
+    MAIL_ATTEMPT_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(300),
+    DKIM_DOMAIN: z.string().min(1).optional(),
+    DKIM_SELECTOR: z.string().min(1).optional(),
+    DKIM_PRIVATE_KEY: z.string().min(1).optional(),
+    ANONYMOUS_SENDER_VERIFICATION: bool.default(true),
+    VERIFICATION_CODE_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+    DOWNLOAD_CONFIRMATION_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    EXPIRY_REMINDER_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(48),
+    MAINTENANCE_CRON: z.string().min(9).default('* * * * *'),
+    COUNTRY_HEADER: z
+      .string()
+      .regex(/^[A-Za-z0-9-]+$/)
+      .optional(),
+    OIDC_PROVIDERS: OidcProvidersSetting.optional(),
+    OIDC_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
   })
   // Runs even when other settings are invalid, so one error message lists every problem.
   .superRefine(
     (env, ctx) => {
+      const dkim = [env.DKIM_DOMAIN, env.DKIM_SELECTOR, env.DKIM_PRIVATE_KEY];
+      if (dkim.some(Boolean) && !dkim.every(Boolean))
+        for (const name of ['DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY'] as const)
+          if (!env[name])
+            ctx.addIssue({ code: 'custom', path: [name], message: 'DKIM needs all three DKIM_* settings' });
+      if (env.DKIM_PRIVATE_KEY && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem(env.DKIM_PRIVATE_KEY)))
+        ctx.addIssue({ code: 'custom', path: ['DKIM_PRIVATE_KEY'], message: 'must be a PEM private key' });
+      // A provider that POSTs its answer back (Apple) only gets the sign-in cookie with SameSite=None; Secure.
+      const posting = Array.isArray(env.OIDC_PROVIDERS)
+        ? env.OIDC_PROVIDERS.filter((p) => p.responseMode === 'form_post')
+        : [];
+      if (posting.length > 0 && !env.PUBLIC_URL?.startsWith('https://'))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['OIDC_PROVIDERS', posting[0]!.name],
+          message: 'needs PUBLIC_URL to be an https:// address (the provider posts its answer back)',
+        });
       if (env.STORAGE !== 's3') {
         if (env.S3_REGIONS !== undefined)
           ctx.addIssue({ code: 'custom', path: ['S3_REGIONS'], message: 'needs STORAGE=s3' });
@@ -113,11 +161,13 @@ const ConfigSchema = z
   )
   .transform((env) => {
     const dataDir = path.resolve(env.DATA_DIR);
+    const publicUrl = env.PUBLIC_URL?.replace(/\/+$/, '') ?? null;
+    const publicHost = publicUrl ? new URL(publicUrl).hostname : null;
     return {
       nodeEnv: env.NODE_ENV,
       host: env.HOST,
       port: env.PORT,
-      publicUrl: env.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
+      publicUrl,
       dataDir,
       databaseUrl: env.DATABASE_URL ?? null,
       secretKey: env.SECRET_KEY ?? null,
@@ -132,6 +182,43 @@ const ConfigSchema = z
       shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
       redisUrl: env.REDIS_URL ?? null,
       metricsToken: env.METRICS_TOKEN ?? null,
+      countryHeader: env.COUNTRY_HEADER ?? null,
+      /** Sign-in with OpenID Connect providers (auth/oidc.ts); none when OIDC_PROVIDERS is unset. */
+      oidc: { providers: env.OIDC_PROVIDERS ?? [], timeoutSeconds: env.OIDC_TIMEOUT_SECONDS },
+      /** Mail (see mail/index.ts): SMTP when smtpUrl is set, else .eml files in DATA_DIR/outbox. */
+      mail: {
+        smtpUrl: env.SMTP_URL ?? null,
+        outboxDir: path.join(dataDir, 'outbox'),
+        from: {
+          // An address at the public host, else a placeholder that tells the operator what to set.
+          address: env.MAIL_FROM ?? `no-reply@${publicHost?.includes('.') ? publicHost : 'ferry.invalid'}`,
+          name: env.MAIL_FROM_NAME ?? env.PRODUCT_NAME,
+        },
+        dkim:
+          env.DKIM_DOMAIN && env.DKIM_SELECTOR && env.DKIM_PRIVATE_KEY
+            ? {
+                domainName: env.DKIM_DOMAIN,
+                keySelector: env.DKIM_SELECTOR,
+                privateKey: pem(env.DKIM_PRIVATE_KEY),
+              }
+            : null,
+        ehloName: publicHost ?? undefined,
+        socketTimeoutMs: Math.min(60_000, env.MAIL_ATTEMPT_TIMEOUT_SECONDS * 500),
+        workers: env.MAIL_WORKERS,
+        job: {
+          retryLimit: env.MAIL_RETRY_LIMIT,
+          retryDelaySeconds: env.MAIL_RETRY_DELAY_SECONDS,
+          expireInSeconds: env.MAIL_ATTEMPT_TIMEOUT_SECONDS,
+          staleAfterSeconds: env.MAIL_ATTEMPT_TIMEOUT_SECONDS * 3,
+        },
+      },
+      notifications: {
+        anonymousSenderVerification: env.ANONYMOUS_SENDER_VERIFICATION,
+        verificationCodeTtlMinutes: env.VERIFICATION_CODE_TTL_MINUTES,
+        downloadConfirmationDelaySeconds: env.DOWNLOAD_CONFIRMATION_DELAY_SECONDS,
+        expiryReminderHours: env.EXPIRY_REMINDER_HOURS,
+        maintenanceCron: env.MAINTENANCE_CRON,
+      },
       storage: env.STORAGE,
       s3:
         env.STORAGE === 's3'
@@ -159,6 +246,11 @@ const ConfigSchema = z
           : null,
     };
   });
+
+/** A PEM given on one line (environment files) with literal "\n" between its lines. */
+function pem(value: string): string {
+  return value.includes('\\n') ? value.replace(/\\n/g, '\n') : value;
+}
 
 export type Config = Readonly<z.output<typeof ConfigSchema>>;
 export type S3Config = NonNullable<Config['s3']>;

@@ -8,23 +8,41 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { buildApp, redactUrl } from './app.js';
+import { OidcSignIn } from './auth/oidc.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { PgAccountRepository } from './db/account.repository.js';
 import { connectDatabase, runMigrations } from './db/client.js';
 import { startEmbeddedPostgres, takeBackShutdownSignals } from './db/embedded.js';
+import { PgNotificationRepository } from './db/notification.repository.js';
 import { PgTransferRepository } from './db/transfer.repository.js';
 import { ConnectionTracker } from './http/connection-tracker.js';
+import { PgMailDeliveries } from './jobs/mail-deliveries.js';
+import { MailJob, mailQueueDefinition } from './jobs/mail-job.js';
 import { JobQueue } from './jobs/queue.js';
 import { DataDirLock } from './lib/data-dir-lock.js';
+import { createMailer } from './mail/index.js';
 import { Metrics } from './observability/metrics.js';
 import { MemoryRateLimiter } from './ratelimit/memory.js';
 import { RedisLocker } from './redis/redis-locker.js';
 import { RedisRateLimiter } from './redis/redis-rate-limiter.js';
 import { Argon2PasswordHasher } from './security/argon2.js';
+import { SecondFactor } from './security/second-factor.js';
 import { Signer } from './security/secrets.js';
+import { AuthService } from './services/auth.service.js';
 import { CleanupService } from './services/cleanup.service.js';
 import { DownloadService } from './services/download.service.js';
+import { LimitsService } from './services/limits.service.js';
+import {
+  type ConfirmationJob,
+  type DispatchJob,
+  DOWNLOAD_CONFIRMATION,
+  MAINTENANCE_TICK,
+  NotificationService,
+  TRANSFER_DISPATCH,
+} from './services/notification.service.js';
 import type { RateLimiter } from './services/ports.js';
 import { TransferService } from './services/transfer.service.js';
+import { UserService } from './services/user.service.js';
 import { HashingDataStore } from './storage/hashing-store.js';
 import { createStorage } from './storage/index.js';
 
@@ -40,6 +58,7 @@ export interface Ferry {
   config: Config;
   cleanup: CleanupService;
   jobs: JobQueue;
+  notifications: NotificationService;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database and the data dir. */
   close(): Promise<void>;
 }
@@ -122,24 +141,96 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
         await storage.tusStore.remove(id).catch(() => undefined);
       },
     };
-    const transfers = new TransferService(repo, passwords, uploads);
     const cleanup = new CleanupService(repo, uploads, config.unfinishedUploadTtlHours);
     const jobs = new JobQueue({
       databaseUrl,
       queues: [
         { name: SWEEP_UNFINISHED, policy: 'singleton', retryLimit: 3, retryDelay: 60, expireInSeconds: 3600 },
+        mailQueueDefinition(config.mail.job),
+        {
+          name: TRANSFER_DISPATCH,
+          policy: 'short',
+          retryLimit: 10,
+          retryDelay: 10,
+          retryBackoff: true,
+          expireInSeconds: 600,
+        },
+        {
+          name: DOWNLOAD_CONFIRMATION,
+          policy: 'short',
+          retryLimit: 10,
+          retryDelay: 30,
+          retryBackoff: true,
+          expireInSeconds: 300,
+        },
+        { name: MAINTENANCE_TICK, policy: 'singleton', retryLimit: 0, expireInSeconds: 900 },
       ],
       logger: logger.child({ component: 'jobs' }),
     });
     await jobs.start();
     // Pushed after the database, so it stops first: running jobs finish before the pool closes.
     cleanups.push(() => jobs.stop({ graceful: true, timeoutMs: config.shutdownGraceSeconds * 1000 }));
+
+    const mailer = createMailer(config.mail, logger.child({ component: 'mail' }));
+    cleanups.push(() => mailer.close());
+    if (config.mail.smtpUrl && !config.publicUrl)
+      logger.warn(
+        'SMTP_URL is set but PUBLIC_URL is not: links in e-mails use the address each request came to',
+      );
+    const mailJob = new MailJob(
+      jobs,
+      mailer,
+      new PgMailDeliveries(database.pool),
+      logger.child({ component: 'mail' }),
+      config.mail.job,
+    );
+    const key = await secretKey(config);
+    const signer = new Signer(key);
+    const accounts = new PgAccountRepository(database.pool);
+    const auth = new AuthService(
+      accounts,
+      passwords,
+      rateLimiter,
+      mailJob,
+      new SecondFactor(key, config.productName),
+      signer.derive('session-jwt'),
+      config.productName,
+      logger.child({ component: 'auth' }),
+    );
+    const notifications = new NotificationService(
+      repo,
+      new PgNotificationRepository(database.pool),
+      mailJob,
+      jobs,
+      rateLimiter,
+      signer,
+      uploads,
+      config.notifications,
+      config.productName,
+      logger.child({ component: 'notifications' }),
+    );
+    const transfers = new TransferService(repo, passwords, uploads, notifications);
+
     await jobs.work(SWEEP_UNFINISHED, async () => {
       const removed = await cleanup.sweepUnfinished();
       if (removed > 0) logger.info({ removed }, 'removed abandoned uploads');
       return { removed };
     });
+    await mailJob.work(config.mail.workers);
+    await jobs.work<DispatchJob>(TRANSFER_DISPATCH, async (job) => ({
+      outcome: await notifications.dispatch(job.data.transferId),
+    }));
+    await jobs.work<ConfirmationJob>(DOWNLOAD_CONFIRMATION, async (job) => ({
+      confirmed: await notifications.confirmDownloads(job.data),
+    }));
+    await jobs.work(MAINTENANCE_TICK, async () => {
+      const done = await notifications.tick();
+      if (done.expired + done.reminded + done.redispatched + done.reconfirmed > 0)
+        logger.info(done, 'maintenance');
+      return done;
+    });
     await jobs.schedule(SWEEP_UNFINISHED, '17 * * * *'); // hourly, once across all instances
+    await jobs.schedule(MAINTENANCE_TICK, config.notifications.maintenanceCron);
     const depthTimer = setInterval(() => {
       jobs.depths().then(
         (depths) => {
@@ -155,9 +246,11 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       passwords,
       rateLimiter,
       storage.blobs,
-      new Signer(await secretKey(config)),
+      signer,
       { attempts: config.passwordAttempts, windowSeconds: config.passwordWindowSeconds },
       config.downloadLinkTtlSeconds,
+      notifications,
+      async (userId) => (await accounts.user(userId))?.planType ?? null,
     );
     const app = await buildApp({
       config,
@@ -168,11 +261,21 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       uploadLocker,
       transfers,
       downloads,
+      notifications,
+      auth,
+      oidc: new OidcSignIn(
+        config.oidc.providers,
+        signer.derive('oidc-transaction'),
+        config.oidc.timeoutSeconds,
+        logger.child({ component: 'oidc' }),
+      ),
+      limits: new LimitsService(accounts, repo, storage.regionNames),
+      users: new UserService(accounts, logger.child({ component: 'users' }), config.countryHeader),
       uploadStore,
     });
     const connections = new ConnectionTracker(app.server);
     cleanups.push(() => connections.drain(() => app.close(), config.shutdownGraceSeconds * 1000));
-    return { app, config, cleanup, jobs, close: closeAll };
+    return { app, config, cleanup, jobs, notifications, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;

@@ -1,28 +1,51 @@
 import { and, asc, eq, isNull, lt, or, sql, TransactionRollbackError } from 'drizzle-orm';
-import type {
-  DownloadRecord,
-  NewTransferEvent,
-  TransferFileRecord,
-  TransferRecord,
-  TransferRepository,
+import {
+  type DownloadRecord,
+  type NewTransferEvent,
+  type NewTransferRecord,
+  StorageQuotaExceeded,
+  type TransferFileRecord,
+  type TransferRecord,
+  type TransferRepository,
 } from '../services/ports.js';
 import type { Database } from './client.js';
-import { downloadSessions, downloads, transferEvents, transferFiles, transfers } from './schema.js';
+import {
+  downloadSessions,
+  downloads,
+  transferEvents,
+  transferFiles,
+  transferRecipients,
+  transfers,
+} from './schema.js';
 
 export class PgTransferRepository implements TransferRepository {
   constructor(private readonly db: Database) {}
 
   async create(
-    transfer: Omit<TransferRecord, 'downloadCount' | 'createdAt'>,
+    transfer: NewTransferRecord,
     files: Array<Omit<TransferFileRecord, 'createdAt'>>,
-    event: NewTransferEvent,
+    events: NewTransferEvent[],
+    recipients: Array<{ email: string; secretHash: string }> = [],
+    quota?: { ownerId: string; maxBytes: number },
   ): Promise<void> {
     await this.db.transaction(async (tx) => {
+      if (quota) {
+        // One creation per owner at a time: the sum and the insert cannot interleave with another's.
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`quota:${quota.ownerId}`}))`);
+        const used = await new PgTransferRepository(tx as unknown as Database).storageUsed(quota.ownerId);
+        if (used + transfer.totalSize > quota.maxBytes) throw new StorageQuotaExceeded(used, quota.maxBytes);
+      }
       await tx.insert(transfers).values(transfer);
       // Large transfers hold thousands of files: insert in slices below PostgreSQL's parameter limit.
       for (let i = 0; i < files.length; i += 1000)
         await tx.insert(transferFiles).values(files.slice(i, i + 1000));
-      await tx.insert(transferEvents).values({ transferId: transfer.id, ...event, data: event.data ?? {} });
+      if (recipients.length > 0)
+        await tx
+          .insert(transferRecipients)
+          .values(recipients.map((r, position) => ({ transferId: transfer.id, position, ...r })));
+      await tx
+        .insert(transferEvents)
+        .values(events.map((e) => ({ transferId: transfer.id, ...e, data: e.data ?? {} })));
     });
   }
 
@@ -95,9 +118,9 @@ export class PgTransferRepository implements TransferRepository {
     });
   }
 
-  async consumeDownload(transferId: string, download: DownloadRecord): Promise<boolean> {
+  async consumeDownload(transferId: string, download: DownloadRecord): Promise<number | null> {
     return this.db
-      .transaction(async (tx) => {
+      .transaction(async (tx): Promise<number | null> => {
         if (download.browserCode) {
           const fresh = await tx
             .insert(downloadSessions)
@@ -106,8 +129,11 @@ export class PgTransferRepository implements TransferRepository {
             .returning({ code: downloadSessions.browserCode });
           if (fresh.length === 0) {
             // This visit was already counted: record the file, count nothing more.
-            await tx.insert(downloads).values({ transferId, ...download });
-            return true;
+            const [row] = await tx
+              .insert(downloads)
+              .values({ transferId, ...download })
+              .returning({ id: downloads.id });
+            return row!.id;
           }
         }
         // One conditional UPDATE: the row lock serialises racing downloads, so the count can never pass the limit.
@@ -124,17 +150,43 @@ export class PgTransferRepository implements TransferRepository {
         if (rows.length !== 1) {
           tx.rollback(); // also forgets the session row inserted above
         }
-        await tx.insert(downloads).values({ transferId, ...download });
-        return true;
+        const [row] = await tx
+          .insert(downloads)
+          .values({ transferId, ...download })
+          .returning({ id: downloads.id });
+        return row!.id;
       })
       .catch((error) => {
-        if (error instanceof TransactionRollbackError) return false;
+        if (error instanceof TransactionRollbackError) return null;
         throw error;
       });
   }
 
   async addEvent(transferId: string, event: NewTransferEvent): Promise<void> {
     await this.db.insert(transferEvents).values({ transferId, ...event, data: event.data ?? {} });
+  }
+
+  async storageUsed(ownerId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ used: sql<string>`coalesce(sum(${transfers.totalSize}), 0)` })
+      .from(transfers)
+      .where(
+        and(
+          eq(transfers.ownerId, ownerId),
+          isNull(transfers.expiredAt),
+          sql`${transfers.status} NOT IN ('DELETED', 'RETAINED')`,
+        ),
+      );
+    return Number(row?.used ?? 0);
+  }
+
+  async downloadedBytesSince(ownerId: string, since: Date): Promise<number> {
+    const [row] = await this.db
+      .select({ bytes: sql<string>`coalesce(sum(${downloads.bytes}), 0)` })
+      .from(downloads)
+      .innerJoin(transfers, eq(transfers.id, downloads.transferId))
+      .where(and(eq(transfers.ownerId, ownerId), sql`${downloads.createdAt} > ${since}`));
+    return Number(row?.bytes ?? 0);
   }
 
   async withTransferLock<T>(transferId: string, work: (repo: TransferRepository) => Promise<T>): Promise<T> {

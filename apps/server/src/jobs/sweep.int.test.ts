@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SWEEP_UNFINISHED } from '../main.js';
+import { MAINTENANCE_TICK } from '../services/notification.service.js';
 import { createTransfer } from '../test/flows.js';
 import { query, startTestFerry } from '../test/harness.js';
 
@@ -9,9 +10,13 @@ describe('the scheduled sweep of abandoned uploads', () => {
     try {
       const schedules = await query<{ name: string; cron: string }>(
         ferry,
-        'SELECT name, cron FROM pgboss.schedule',
+        'SELECT name, cron FROM pgboss.schedule ORDER BY name',
       );
-      expect(schedules).toEqual([{ name: SWEEP_UNFINISHED, cron: '17 * * * *' }]);
+      // The hourly sweep, and the minutely maintenance tick (expiry, reminders, lost jobs).
+      expect(schedules).toEqual([
+        { name: SWEEP_UNFINISHED, cron: '17 * * * *' },
+        { name: MAINTENANCE_TICK, cron: '* * * * *' },
+      ]);
 
       const stale = await createTransfer(ferry.baseUrl, { files: [{ name: 'a.bin', size: 10 }] });
       await query(ferry, `UPDATE transfers SET created_at = now() - interval '2 hours' WHERE id = $1`, [

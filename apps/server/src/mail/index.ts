@@ -17,13 +17,21 @@ export interface MailSettings {
   dkim: DkimSettings | null;
   /** Host name for EHLO, e.g. PUBLIC_URL's. */
   ehloName?: string;
+  /** SMTP socket timeout; below the mail job's attempt timeout, so an attempt always ends first. */
+  socketTimeoutMs?: number;
 }
 
 /** The one factory: SMTP when SMTP_URL is set, else `.eml` files in the outbox. */
 export function createMailer(settings: MailSettings, logger: Logger): Mailer {
   if (settings.smtpUrl)
     return new SmtpMailer(
-      { url: settings.smtpUrl, from: settings.from, dkim: settings.dkim, ehloName: settings.ehloName },
+      {
+        url: settings.smtpUrl,
+        from: settings.from,
+        dkim: settings.dkim,
+        ehloName: settings.ehloName,
+        socketTimeoutMs: settings.socketTimeoutMs,
+      },
       logger,
     );
   return new OutboxMailer({ dir: settings.outboxDir, from: settings.from, dkim: settings.dkim }, logger);

@@ -25,13 +25,23 @@ export class Signer {
   }
 
   verify<T>(token: string): T | null {
-    const [body, mac] = token.split('.');
+    const parts = token.split('.');
+    if (parts.length !== 2) return null;
+    const [body, mac] = parts as [string, string];
     if (!body || !mac || !constantTimeEqual(mac, this.mac(body))) return null;
     try {
       return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as T;
     } catch {
       return null;
     }
+  }
+
+  /**
+   * A secret derived from the key and a label, the same every time (e.g. a recipient's personal link secret,
+   * which can then be written into a later reminder without being stored).
+   */
+  derive(label: string): string {
+    return createHmac('sha256', this.key).update(`derive:${label}`).digest('base64url').slice(0, 32);
   }
 
   private mac(body: string): string {

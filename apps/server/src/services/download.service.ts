@@ -1,9 +1,16 @@
 import type { Readable } from 'node:stream';
-import { type DownloadInfo, DownloadLinkQuery, type DownloadLinkResponse } from '@ferry/core';
+import {
+  type DownloadInfo,
+  DownloadLinkQuery,
+  type DownloadLinkResponse,
+  PLAN_LIMITS,
+  type PlanType,
+} from '@ferry/core';
 import type { Signer } from '../security/secrets.js';
 import type { ByteRange, PresignOptions } from '../storage/blob-store.js';
 import { buildZipLayout, streamZipRange, type ZipLayout } from '../zip/index.js';
 import { AppError } from './app-error.js';
+import type { NotificationService } from './notification.service.js';
 import type {
   PasswordHasher,
   RateLimiter,
@@ -57,11 +64,18 @@ export class DownloadService {
     private readonly signer: Signer,
     private readonly policy: PasswordPolicy,
     private readonly linkTtlSeconds: number,
+    private readonly notifications: NotificationService,
+    /** The plan of a transfer's owner, for the 7-day download limit of spec §9. */
+    private readonly planOf: (userId: string) => Promise<PlanType | null>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async info(query: { transferId: string; password?: string }, ctx: DownloadContext): Promise<DownloadInfo> {
+  async info(
+    query: { transferId: string; password?: string; userSecret?: string },
+    ctx: DownloadContext,
+  ): Promise<DownloadInfo> {
     const transfer = await this.available(query.transferId);
+    const recipient = await this.notifications.recipientBySecret(transfer.id, query.userSecret);
     let locked = false;
     if (transfer.passwordHash) {
       if (query.password === undefined) locked = true;
@@ -83,6 +97,8 @@ export class DownloadService {
       downloadsLeft:
         transfer.maxDownloads === null ? null : Math.max(0, transfer.maxDownloads - transfer.downloadCount),
       files,
+      downloaderEmailRequired: emailRequired(transfer),
+      recipientEmail: recipient?.email ?? null,
     };
   }
 
@@ -106,21 +122,32 @@ export class DownloadService {
       file = await this.repo.file(transfer.id, query.fileId);
       if (!file?.uploadedAt) throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
     }
+    const size = file ? file.size : buildZipLayout(zipEntries(await this.repo.files(transfer.id))).totalSize;
     if (query.preview) {
       if (!transfer.allowPreview)
         throw new AppError('FORBIDDEN', 'Previews are turned off for this transfer.');
     } else {
-      const counted = await this.repo.consumeDownload(transfer.id, {
+      await this.checkDownloadAllowance(transfer, size);
+      const recipient = await this.notifications.recipientBySecret(transfer.id, query.userSecret);
+      if (emailRequired(transfer) && !recipient && !query.downloaderEmail)
+        throw new AppError('DOWNLOADER_EMAIL_REQUIRED', 'Give your e-mail address to download these files.');
+      const confirm = this.notifications.wantsConfirmation(transfer);
+      const downloadId = await this.repo.consumeDownload(transfer.id, {
         fileId: file?.id ?? null,
         kind: file ? 'file' : 'zip',
         downloaderEmail: query.downloaderEmail,
-        userSecret: query.userSecret,
+        // The recipient, not their link's secret, is what is kept.
+        recipientId: recipient?.id,
+        bytes: size,
+        confirmation: confirm ? 'pending' : undefined,
         browserCode: query.browserCode,
         orderId: query.orderId,
         ip: ctx.ip,
         userAgent: ctx.userAgent,
       });
-      if (!counted) throw new AppError('TOO_MANY_DOWNLOADS', 'This transfer has reached its download limit.');
+      if (downloadId === null)
+        throw new AppError('TOO_MANY_DOWNLOADS', 'This transfer has reached its download limit.');
+      if (confirm) await this.notifications.downloaded(transfer.id, downloadId, query.browserCode);
     }
     const expiresAt = Math.min(
       this.now().getTime() + this.linkTtlSeconds * 1000,
@@ -131,7 +158,6 @@ export class DownloadService {
       f: file?.id ?? null,
       e: expiresAt,
     } satisfies BlobTokenPayload);
-    const size = file ? file.size : buildZipLayout(zipEntries(await this.repo.files(transfer.id))).totalSize;
     return {
       url: `${ctx.origin}/api/transfer/downloads/blob/${token}`,
       fileName: file ? file.name : zipName(transfer),
@@ -194,6 +220,24 @@ export class DownloadService {
     };
   }
 
+  /**
+   * Spec §9 "7-day downloaded bytes": what may be downloaded from one account's transfers over a rolling week.
+   * Checked before counting (a little over is possible when downloads race; it is a bandwidth budget, not a
+   * security limit). Transfers without an owner are bounded by their own size and download limit.
+   */
+  private async checkDownloadAllowance(transfer: TransferRecord, size: number): Promise<void> {
+    if (!transfer.ownerId) return;
+    const plan = await this.planOf(transfer.ownerId);
+    if (!plan) return;
+    const max = PLAN_LIMITS[plan].downloadedBytes7Days;
+    const since = new Date(this.now().getTime() - 7 * 86_400_000);
+    const used = await this.repo.downloadedBytesSince(transfer.ownerId, since);
+    if (used + size > max)
+      throw new AppError('LIMIT_EXCEEDED', "The sender's download allowance for this week is used up.", {
+        limitErrors: [{ limit: 'downloadedBytes7Days', max, actual: used + size }],
+      });
+  }
+
   private async available(transferId: string): Promise<TransferRecord> {
     const transfer = await this.repo.find(transferId);
     if (!transfer || transfer.status === 'UPLOADING' || transfer.status === 'CLONING') {
@@ -230,6 +274,11 @@ export class DownloadService {
     if (!all.allowed) throw rateLimited(all.retryAfterSeconds);
     throw new AppError('WRONG_PASSWORD', 'The password is not right.');
   }
+}
+
+/** An S2 transfer whose sender wants to know who downloads: the downloader gives an e-mail address first. */
+function emailRequired(transfer: TransferRecord): boolean {
+  return transfer.type === 'S2' && transfer.forceEmailWhenDownloadS2;
 }
 
 function rateLimited(retryAfterSeconds: number): AppError {

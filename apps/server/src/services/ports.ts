@@ -1,4 +1,10 @@
-import type { TransferEventType, TransferStatus, TransferType } from '@ferry/core';
+import type {
+  RecipientDeliveryState,
+  SenderVerificationState,
+  TransferEventType,
+  TransferStatus,
+  TransferType,
+} from '@ferry/core';
 
 export interface TransferRecord {
   id: string;
@@ -19,6 +25,47 @@ export interface TransferRecord {
   fileCount: number;
   expiresAt: Date;
   createdAt: Date;
+  downloadConfirmation: boolean;
+  expiryReminder: boolean;
+  notifySummary: boolean;
+  forceEmailWhenDownloadS2: boolean;
+  senderVerification: SenderVerificationState;
+  sentAt: Date | null;
+  remindedFor: Date | null;
+  origin: string | null;
+  expiredAt: Date | null;
+  storageRegion: string | null;
+}
+
+/** Creating a transfer would take its owner past their storage limit. */
+export class StorageQuotaExceeded extends Error {
+  constructor(
+    readonly used: number,
+    readonly max: number,
+  ) {
+    super(`storage quota exceeded: ${used} of ${max} bytes in use`);
+  }
+}
+
+/** What a new transfer row holds; the rest (counters, timestamps of later steps) starts empty. */
+export type NewTransferRecord = Omit<
+  TransferRecord,
+  'downloadCount' | 'createdAt' | 'sentAt' | 'remindedFor' | 'expiredAt'
+>;
+
+export interface RecipientRecord {
+  id: number;
+  transferId: string;
+  position: number;
+  email: string;
+  remindersOff: boolean;
+}
+
+/** A recipient as the sender sees them: their e-mail's delivery and their first download. */
+export interface RecipientView extends RecipientRecord {
+  delivery: Exclude<RecipientDeliveryState, 'waiting' | 'queued'> | 'sending' | 'transmitting' | null;
+  deliveryError: string | null;
+  downloadedAt: Date | null;
 }
 
 export interface TransferFileRecord {
@@ -53,14 +100,23 @@ export interface DownloadRecord {
   orderId?: string;
   ip?: string;
   userAgent?: string;
+  /** The S1 recipient whose personal link was used. */
+  recipientId?: number;
+  /** Bytes handed out by this link call (the file, or the whole ZIP). */
+  bytes?: number;
+  /** 'pending' when the sender wants a confirmation of this download. */
+  confirmation?: 'pending';
 }
 
 /** Persistence of transfers, their files and events. */
 export interface TransferRepository {
   create(
-    transfer: Omit<TransferRecord, 'downloadCount' | 'createdAt'>,
+    transfer: NewTransferRecord,
     files: Array<Omit<TransferFileRecord, 'createdAt'>>,
-    event: NewTransferEvent,
+    events: NewTransferEvent[],
+    recipients?: Array<{ email: string; secretHash: string }>,
+    /** Checked and inserted under a per-owner lock: racing creations never pass the limit together. */
+    quota?: { ownerId: string; maxBytes: number },
   ): Promise<void>;
   find(id: string): Promise<TransferRecord | null>;
   files(transferId: string): Promise<TransferFileRecord[]>;
@@ -78,10 +134,14 @@ export interface TransferRepository {
   enable(transferId: string, events: NewTransferEvent[]): Promise<boolean>;
   /**
    * Counts one download when the limit allows it, atomically: exact however many requests race.
-   * Returns false when the limit was already reached.
+   * Returns the download's id, or null when the limit was already reached.
    */
-  consumeDownload(transferId: string, download: DownloadRecord): Promise<boolean>;
+  consumeDownload(transferId: string, download: DownloadRecord): Promise<number | null>;
   addEvent(transferId: string, event: NewTransferEvent): Promise<void>;
+  /** Bytes of the owner's transfers still stored (not expired, not deleted). */
+  storageUsed(ownerId: string): Promise<number>;
+  /** Bytes downloaded from the owner's transfers since `since`. */
+  downloadedBytesSince(ownerId: string, since: Date): Promise<number>;
   events(transferId: string): Promise<Array<NewTransferEvent & { createdAt: Date }>>;
   /**
    * Runs `work` in one transaction holding the transfer's row lock (SELECT … FOR UPDATE), with a repository

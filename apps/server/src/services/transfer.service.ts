@@ -7,20 +7,44 @@ import {
   type LimitError,
   PLAN_LIMITS,
   type PlanType,
+  type SenderVerificationResendResponse,
+  type SenderVerificationResponse,
   TransferCreateRequest,
   type TransferCreateResponse,
+  type TransferEventType,
   type TransferFile,
+  TransferNotificationsUpdate,
   type TransferSummary,
 } from '@ferry/core';
 import { newFileId, newTransferId } from '../lib/ids.js';
 import { constantTimeEqual, randomToken, sha256Hex } from '../security/secrets.js';
 import { AppError } from './app-error.js';
-import type { PasswordHasher, TransferFileRecord, TransferRecord, TransferRepository } from './ports.js';
+import { NotificationService } from './notification.service.js';
+import {
+  type NewTransferEvent,
+  type PasswordHasher,
+  StorageQuotaExceeded,
+  type TransferFileRecord,
+  type TransferRecord,
+  type TransferRepository,
+} from './ports.js';
 
-/** Who is acting: for now every sender is anonymous (plan NONE); accounts arrive with sign-in. */
+/** Who is acting: an anonymous visitor (plan NONE) or a signed-in user with their plan. */
 export interface Actor {
   userId: string | null;
   plan: PlanType;
+  /** The signed-in user's (verified) address. */
+  email?: string;
+  /** The account's own limit settings (PUT /transfer/limits/{id}/by-user). */
+  forcedFileValidityInDays?: number | null;
+  forcedRegion?: string | null;
+  /** A signed-in user's notification settings (spec §3), the defaults of their transfers' switches. */
+  notificationDefaults?: {
+    summary: boolean;
+    expiryReminder: boolean;
+    downloadConfirmation: boolean;
+    downloadConfirmationS2: boolean;
+  };
   ip?: string;
   /** Origin the links handed back start with (PUBLIC_URL, or the request's own). */
   origin: string;
@@ -39,6 +63,7 @@ export class TransferService {
     private readonly repo: TransferRepository,
     private readonly passwords: PasswordHasher,
     private readonly storage: UploadStorage,
+    private readonly notifications: NotificationService,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -48,9 +73,41 @@ export class TransferService {
   ): Promise<TransferCreateResponse & { uploadToken: string }> {
     const request = TransferCreateRequest.parse(input);
     this.checkNames(request.files);
+    const isS1 = request.type === 'S1';
+    // A signed-in user sends as themselves unless they name another address.
+    const senderEmail = request.senderEmail ?? actor.email ?? null;
+    const recipients = uniqueEmails(request.recipients ?? []);
+    if (isS1 && recipients.length === 0)
+      throw new AppError('VALIDATION_FAILED', 'An e-mail transfer needs at least one recipient.', {
+        details: { field: 'recipients' },
+      });
+    if (isS1 && !senderEmail)
+      throw new AppError('VALIDATION_FAILED', 'An e-mail transfer needs your e-mail address.', {
+        details: { field: 'senderEmail' },
+      });
+    if (!isS1 && recipients.length > 0)
+      throw new AppError('VALIDATION_FAILED', 'Recipients are for transfers sent by e-mail (S1).', {
+        details: { field: 'recipients' },
+      });
+    const defaults = actor.notificationDefaults;
+    const notify = {
+      downloadConfirmation:
+        request.downloadConfirmation ??
+        (defaults ? (isS1 ? defaults.downloadConfirmation : defaults.downloadConfirmationS2) : isS1),
+      expiryReminder: isS1 && (request.expiryReminder ?? defaults?.expiryReminder ?? true),
+      summary: request.summary ?? (isS1 ? (defaults?.summary ?? true) : false),
+      forceEmailWhenDownloadS2: request.type === 'S2' && request.forceEmailWhenDownloadS2,
+    };
+    if ((request.downloadConfirmation || request.summary) && !senderEmail)
+      throw new AppError('VALIDATION_FAILED', 'Notifications to you need your e-mail address.', {
+        details: { field: 'senderEmail' },
+      });
     const limits = PLAN_LIMITS[actor.plan];
     const totalSize = request.files.reduce((sum, f) => sum + f.size, 0);
-    const validityDays = request.expiresInDays ?? defaultTransferValidityDays(limits.fileValidityInDays);
+    const validityDays =
+      request.expiresInDays ??
+      actor.forcedFileValidityInDays ??
+      defaultTransferValidityDays(limits.fileValidityInDays);
     const broken: LimitError[] = [];
     if (request.files.length > limits.files)
       broken.push({ limit: 'files', max: limits.files, actual: request.files.length });
@@ -62,10 +119,26 @@ export class TransferService {
     if (validityDays > limits.fileValidityInDays) {
       broken.push({ limit: 'fileValidityInDays', max: limits.fileValidityInDays, actual: validityDays });
     }
+    if (recipients.length > limits.recipients)
+      broken.push({ limit: 'recipients', max: limits.recipients, actual: recipients.length });
     if (broken.length > 0)
       throw new AppError('LIMIT_EXCEEDED', 'The transfer exceeds the limits of your plan.', {
         limitErrors: broken,
       });
+
+    const senderVerification =
+      !senderEmail ||
+      !this.notifications.needsVerification(
+        { type: request.type, senderEmail, ...notify },
+        actor.email ?? null,
+      )
+        ? ('not_needed' as const)
+        : this.notifications.senderTokenProves(request.senderVerificationToken, senderEmail)
+          ? ('verified' as const)
+          : ('pending' as const);
+    // Before anything is stored: an address or a client that asked for too many codes is refused now.
+    if (senderVerification === 'pending' && senderEmail)
+      await this.notifications.checkCodeAllowance(senderEmail, actor.ip);
 
     const id = newTransferId();
     const uploadToken = randomToken();
@@ -98,7 +171,7 @@ export class TransferService {
       passwordHash: request.password ? await this.passwords.hash(request.password) : null,
       uploadTokenHash: sha256Hex(uploadToken),
       ownerId: actor.userId,
-      senderEmail: request.senderEmail ?? null,
+      senderEmail,
       senderName: request.senderName || null,
       locale: request.locale ?? null,
       allowPreview: request.allowPreview,
@@ -106,12 +179,51 @@ export class TransferService {
       totalSize,
       fileCount: files.length,
       expiresAt: addDays(now, validityDays),
+      downloadConfirmation: notify.downloadConfirmation,
+      expiryReminder: notify.expiryReminder,
+      notifySummary: notify.summary,
+      forceEmailWhenDownloadS2: notify.forceEmailWhenDownloadS2,
+      senderVerification,
+      origin: actor.origin,
+      storageRegion: actor.forcedRegion ?? null,
     };
-    await this.repo.create(transfer, files, {
-      type: 'CREATED',
-      actor: actorName(actor),
-      data: { files: files.length, totalSize },
-    });
+    const who = actorName(actor);
+    const events: NewTransferEvent[] = [
+      { type: 'CREATED', actor: who, data: { type: request.type, files: files.length, totalSize } },
+      ...recipients.map((email) => ({ type: 'RECIPIENT_ADDED' as const, actor: who, data: { email } })),
+      ...(notify.downloadConfirmation
+        ? [{ type: 'DOWNLOAD_CONFIRMATION_ENABLED' as const, actor: who }]
+        : []),
+      ...(notify.expiryReminder ? [{ type: 'EXPIRY_REMINDER_ENABLED' as const, actor: who }] : []),
+      ...(notify.forceEmailWhenDownloadS2
+        ? [{ type: 'FORCE_EMAIL_WHEN_DOWNLOAD_S2_ADDED' as const, actor: who }]
+        : []),
+    ];
+    try {
+      await this.repo.create(
+        transfer,
+        files,
+        events,
+        recipients.map((email) => ({
+          email,
+          secretHash: NotificationService.secretHash(this.notifications.recipientSecret(id, email)),
+        })),
+        actor.userId ? { ownerId: actor.userId, maxBytes: limits.storageGB * GB } : undefined,
+      );
+    } catch (error) {
+      if (!(error instanceof StorageQuotaExceeded)) throw error;
+      throw new AppError(
+        'LIMIT_EXCEEDED',
+        'Your storage is full: delete transfers or wait for some to expire.',
+        {
+          limitErrors: [{ limit: 'storage', max: error.max, actual: error.used + totalSize }],
+        },
+      );
+    }
+    if (senderVerification === 'pending') {
+      const stored = await this.repo.find(id);
+      await this.notifications.sendCode(stored!, { resend: false, ip: actor.ip });
+    }
     return {
       transferId: id,
       type: transfer.type,
@@ -121,7 +233,106 @@ export class TransferService {
       uploadToken,
       uploadEndpoint: '/api/transfer/uploads',
       files: files.map((f) => toFile({ ...f, createdAt: now })),
+      senderVerification,
     };
+  }
+
+  /** The sender's 6-digit code: when right, the transfer goes out (once uploaded). */
+  async verifySender(
+    transferId: string,
+    token: string | undefined,
+    code: string,
+    actor: Actor,
+  ): Promise<SenderVerificationResponse> {
+    const transfer = await this.authorizedTransfer(transferId, token, true);
+    const proof = await this.notifications.verify(transfer, code, actor.ip);
+    const verified = (await this.repo.find(transferId))!;
+    return { transfer: await this.summaryOf(verified, actor.origin), ...proof };
+  }
+
+  async resendSenderCode(
+    transferId: string,
+    token: string | undefined,
+    actor: Actor,
+  ): Promise<SenderVerificationResendResponse> {
+    const transfer = await this.authorizedTransfer(transferId, token, true);
+    return this.notifications.sendCode(transfer, { resend: true, ip: actor.ip });
+  }
+
+  /** Turns the transfer's notifications on or off; each change is an event. */
+  async updateNotifications(
+    transferId: string,
+    token: string | undefined,
+    input: TransferNotificationsUpdate,
+    actor: Actor,
+  ): Promise<TransferSummary> {
+    const patch = TransferNotificationsUpdate.parse(input);
+    let transfer = await this.authorizedTransfer(transferId, token, true);
+    if (patch.expiryReminder !== undefined && transfer.type !== 'S1' && patch.expiryReminder)
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'Expiry reminders go to the recipients of e-mail transfers (S1).',
+      );
+    if (patch.forceEmailWhenDownloadS2 && transfer.type !== 'S2')
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'Asking downloaders for their e-mail is for link transfers (S2).',
+      );
+    if (patch.downloadConfirmation && !transfer.senderEmail)
+      throw new AppError('VALIDATION_FAILED', 'Download confirmations need your e-mail address.');
+    const who = actorName(actor);
+    const changes: Record<string, boolean> = {};
+    const events: NewTransferEvent[] = [];
+    const change = (
+      column: 'download_confirmation' | 'expiry_reminder' | 'force_email_when_download_s2',
+      current: boolean,
+      wanted: boolean | undefined,
+      on: TransferEventType,
+      off: TransferEventType,
+    ) => {
+      if (wanted === undefined || wanted === current) return;
+      changes[column] = wanted;
+      events.push({ type: wanted ? on : off, actor: who });
+    };
+    change(
+      'download_confirmation',
+      transfer.downloadConfirmation,
+      patch.downloadConfirmation,
+      'DOWNLOAD_CONFIRMATION_ENABLED',
+      'DOWNLOAD_CONFIRMATION_DISABLED',
+    );
+    change(
+      'expiry_reminder',
+      transfer.expiryReminder,
+      patch.expiryReminder,
+      'EXPIRY_REMINDER_ENABLED',
+      'EXPIRY_REMINDER_DISABLED',
+    );
+    change(
+      'force_email_when_download_s2',
+      transfer.forceEmailWhenDownloadS2,
+      patch.forceEmailWhenDownloadS2,
+      'FORCE_EMAIL_WHEN_DOWNLOAD_S2_ADDED',
+      'FORCE_EMAIL_WHEN_DOWNLOAD_S2_REMOVED',
+    );
+    await this.notifications.setNotifications(transferId, changes, events);
+    transfer = (await this.repo.find(transferId))!;
+    // Mails to an anonymous sender's address wait until they prove it.
+    if (
+      transfer.downloadConfirmation &&
+      this.notifications.needsVerification(
+        {
+          type: transfer.type,
+          senderEmail: transfer.senderEmail,
+          downloadConfirmation: true,
+          summary: transfer.notifySummary,
+        },
+        actor.email ?? null,
+      ) &&
+      (await this.notifications.requireVerification(transfer, actor.ip))
+    )
+      transfer = (await this.repo.find(transferId))!;
+    return this.summaryOf(transfer, actor.origin);
   }
 
   /** Checks a tus creation request: right token, a file of this transfer still to upload, the declared size. */
@@ -166,7 +377,7 @@ export class TransferService {
 
   async uploadState(transferId: string, token: string | undefined, origin: string): Promise<TransferSummary> {
     const transfer = await this.authorizedTransfer(transferId, token, true);
-    return this.summary(transfer, await this.repo.files(transferId), origin);
+    return this.summaryOf(transfer, origin);
   }
 
   /** Verifies every file arrived and matches the client's own hash, then makes the transfer available. */
@@ -221,7 +432,7 @@ export class TransferService {
         },
         { type: 'AVAILABLE', actor: 'system', data: { expiresAt: transfer.expiresAt.toISOString() } },
       ]);
-      return { transfer: { ...transfer, status: 'ENABLED' as const }, files, mismatched };
+      return { transfer: { ...transfer, status: 'ENABLED' as const }, files, mismatched, enabled: true };
     });
     if (outcome.mismatched.length > 0) {
       // The rows are reset (committed); now the bytes, outside the lock.
@@ -232,7 +443,14 @@ export class TransferService {
         { details: { files: outcome.mismatched.map(({ uploadId: _, ...m }) => m) } },
       );
     }
-    return this.summary(outcome.transfer, outcome.files, actor.origin);
+    if ('enabled' in outcome && outcome.transfer.senderVerification !== 'pending')
+      await this.notifications.transferReady(transferId);
+    return this.summary(
+      outcome.transfer,
+      outcome.files,
+      actor.origin,
+      await this.notifications.recipientStatuses(outcome.transfer),
+    );
   }
 
   private async authorizedTransfer(
@@ -270,7 +488,21 @@ export class TransferService {
     }
   }
 
-  summary(transfer: TransferRecord, files: TransferFileRecord[], origin: string): TransferSummary {
+  private async summaryOf(transfer: TransferRecord, origin: string): Promise<TransferSummary> {
+    return this.summary(
+      transfer,
+      await this.repo.files(transfer.id),
+      origin,
+      await this.notifications.recipientStatuses(transfer),
+    );
+  }
+
+  summary(
+    transfer: TransferRecord,
+    files: TransferFileRecord[],
+    origin: string,
+    recipients: TransferSummary['recipients'],
+  ): TransferSummary {
     return {
       transferId: transfer.id,
       type: transfer.type,
@@ -280,8 +512,29 @@ export class TransferService {
       expiresAt: transfer.expiresAt.toISOString(),
       totalSize: transfer.totalSize,
       files: files.map(toFile),
+      senderEmail: transfer.senderEmail,
+      senderVerification: transfer.senderVerification,
+      sentAt: transfer.sentAt ? transfer.sentAt.toISOString() : null,
+      recipients,
+      notifications: {
+        downloadConfirmation: transfer.downloadConfirmation,
+        expiryReminder: transfer.expiryReminder,
+        summary: transfer.notifySummary,
+        forceEmailWhenDownloadS2: transfer.forceEmailWhenDownloadS2,
+      },
     };
   }
+}
+
+/** Addresses in the order given, without repeats (compared case-insensitively). */
+function uniqueEmails(emails: string[]): string[] {
+  const seen = new Set<string>();
+  return emails.filter((e) => {
+    const key = e.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** The link recipients open: {origin}/dl/{transferId} (spec §1). */

@@ -23,7 +23,17 @@ export function errorBody(error: AppError): ErrorBody {
     message: error.message,
     codes: [error.code],
     ...(error.extra.limitErrors ? { limitErrors: error.extra.limitErrors } : {}),
-    ...(error.extra.details ? { details: error.extra.details } : {}),
+    ...(error.extra.details || error.extra.retryAfterSeconds !== undefined
+      ? {
+          details: {
+            ...error.extra.details,
+            // Also in the Retry-After header; in the body for clients that only read JSON.
+            ...(error.extra.retryAfterSeconds !== undefined
+              ? { retryAfterSeconds: error.extra.retryAfterSeconds }
+              : {}),
+          },
+        }
+      : {}),
   };
 }
 

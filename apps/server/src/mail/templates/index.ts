@@ -1,3 +1,4 @@
+export { type AccountLinkInput, emailVerification, passwordReset } from './account.js';
 export type { MailContext } from './common.js';
 export { type DownloadConfirmationInput, downloadConfirmation } from './download-confirmation.js';
 export { type ExpiryReminderInput, expiryReminder } from './expiry-reminder.js';

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { sameOriginPath } from './oidc.routes.js';
+
+describe('sameOriginPath (where a sign-in lands)', () => {
+  it('keeps a path on this site with its query and fragment', () => {
+    expect(sameOriginPath('/dashboard/transfers?page=2#top')).toBe('/dashboard/transfers?page=2#top');
+    expect(sameOriginPath('/a/../account')).toBe('/account');
+  });
+
+  it('falls back to / for anything that could leave the site', () => {
+    for (const next of [
+      undefined,
+      '',
+      'https://evil.example/',
+      '//evil.example/x',
+      '/\\evil.example',
+      '/\tevil',
+      'javascript:alert(1)',
+      'dashboard',
+      `/${'a'.repeat(2001)}`,
+    ])
+      expect(sameOriginPath(next)).toBe('/');
+  });
+});

@@ -1,0 +1,620 @@
+import {
+  type ApiTokenCreated,
+  type ApiTokenInfo,
+  type AuthState,
+  Email,
+  ForgotPasswordRequest,
+  type IdTokenResponse,
+  isPayingPlan,
+  type RecoveryCodesResponse,
+  RegisterRequest,
+  ResetPasswordRequest,
+  SESSION_COOKIE_STAY_SIGNED_IN_MINUTES,
+  type SessionClaims,
+  SessionCookieQuery,
+  type SessionCookieResponse,
+  type SessionInfo,
+  SignInRequest,
+  type TotpSetupResponse,
+  type TotpStatus,
+} from '@ferry/core';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Logger } from 'pino';
+import type { PgAccountRepository, SessionRecord, UserRecord } from '../db/account.repository.js';
+import { randomAlphanumeric } from '../lib/ids.js';
+import { emailVerification, passwordReset } from '../mail/templates/index.js';
+import { hashRecoveryCode, type SecondFactor } from '../security/second-factor.js';
+import { randomToken, sha256Hex } from '../security/secrets.js';
+import { AppError } from './app-error.js';
+import type { MailQueue } from './notification.service.js';
+import type { PasswordHasher, RateLimiter } from './ports.js';
+
+/** Who made a request, once its credential checked out. */
+export interface Authenticated {
+  user: UserRecord;
+  /** The session behind a session token; null for an API token. */
+  session: SessionRecord | null;
+  tokenId: string | null;
+  provider: string;
+}
+
+/** Who an OpenID Connect provider says signed in (auth/oidc.ts). */
+export interface ExternalIdentity {
+  /** The provider's name in OIDC_PROVIDERS. */
+  provider: string;
+  /** The provider's `sub`: stable for this person at this provider. */
+  subject: string;
+  email: string | null;
+  /** The provider vouches that the person controls `email`. */
+  emailVerified: boolean;
+  firstname: string | null;
+  locale: string | null;
+}
+
+/** Why an OpenID Connect sign-in was not let in (the codes of /signin?error=…, docs/api.md). */
+export type IdentityRefusal = 'email_missing' | 'email_not_verified';
+
+export interface AuthRequestContext {
+  ip: string;
+  userAgent?: string;
+  /** Origin of the links mailed (PUBLIC_URL, or the request's own). */
+  origin: string;
+}
+
+const ID_TOKEN_SECONDS = 3600;
+const VERIFY_LINK_HOURS = 24;
+const RESET_LINK_HOURS = 1;
+const API_TOKEN_PREFIX = 'fry_';
+/** Attempts before a pause: sign-ins per address (the lockout) and per client, mails per address. */
+const LIMITS = {
+  signInPerAddress: { limit: 10, windowSeconds: 900 },
+  signInPerClient: { limit: 50, windowSeconds: 900 },
+  mailsPerAddress: { limit: 5, windowSeconds: 3600 },
+  registrationsPerClient: { limit: 20, windowSeconds: 3600 },
+  linksPerClient: { limit: 30, windowSeconds: 900 },
+  lookupsPerClient: { limit: 60, windowSeconds: 900 },
+} as const;
+
+function invalidToken(message = 'This token is not valid.'): AppError {
+  return new AppError('INVALID_TOKEN', message);
+}
+
+/**
+ * Accounts and sessions: sign-up with a verified address, sign-in with lockout, password reset, the spec's
+ * session calls (id token → session token with a server-side record), API tokens, and who a credential is.
+ */
+export class AuthService {
+  private readonly key: Uint8Array;
+  /** Verified against when the address is unknown, so that both cases cost the same. */
+  private dummyHash: Promise<string> | null = null;
+
+  constructor(
+    private readonly repo: PgAccountRepository,
+    private readonly passwords: PasswordHasher,
+    private readonly limiter: RateLimiter,
+    private readonly mail: MailQueue,
+    private readonly secondFactor: SecondFactor,
+    jwtSecret: string,
+    private readonly productName: string,
+    private readonly logger: Logger,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.key = new TextEncoder().encode(jwtSecret);
+  }
+
+  // --- sign-up -------------------------------------------------------------------------------------------
+
+  async register(input: RegisterRequest, ctx: AuthRequestContext): Promise<{ sentTo: string }> {
+    const request = RegisterRequest.parse(input);
+    await this.limit(`reg-ip:${ctx.ip}`, LIMITS.registrationsPerClient);
+    const passwordHash = await this.passwords.hash(request.password);
+    const fields = {
+      passwordHash,
+      firstname: request.firstname || null,
+      locale: request.locale ?? null,
+      chosenPlan: request.plan ?? null,
+    };
+    let user = await this.repo.createUser({ id: randomAlphanumeric(20), email: request.email, ...fields });
+    if (!user) {
+      const existing = (await this.repo.userByEmail(request.email))!;
+      // A verified account is left alone (its owner can reset the password); the answer is the same, so the
+      // form tells nobody which addresses have accounts.
+      if (existing.emailVerifiedAt) {
+        this.logger.info({ userId: existing.id }, 'sign-up for an existing account ignored');
+        return { sentTo: request.email };
+      }
+      await this.repo.updateUnverified(existing.id, fields);
+      user = existing;
+    }
+    await this.sendLink(user, 'verify_email', ctx);
+    return { sentTo: request.email };
+  }
+
+  async verifyEmail(token: string, ctx: AuthRequestContext): Promise<IdTokenResponse> {
+    await this.limit(`link-ip:${ctx.ip}`, LIMITS.linksPerClient);
+    const userId = await this.repo.consumeLink(sha256Hex(token), 'verify_email');
+    if (!userId) throw invalidToken('This link is not valid any more: it was used, or it expired.');
+    await this.repo.markVerified(userId);
+    return this.idToken((await this.repo.user(userId))!, 'password');
+  }
+
+  // --- sign-in -------------------------------------------------------------------------------------------
+
+  async signIn(input: SignInRequest, ctx: AuthRequestContext): Promise<IdTokenResponse> {
+    const request = SignInRequest.parse(input);
+    const address = request.email.toLowerCase();
+    await this.limit(`signin:${address}`, LIMITS.signInPerAddress);
+    await this.limit(`signin-ip:${ctx.ip}`, LIMITS.signInPerClient);
+    const user = await this.repo.userByEmail(address);
+    const hash = user?.passwordHash ?? (await this.dummy());
+    const ok = (await this.passwords.verify(hash, request.password)) && user?.passwordHash != null;
+    if (!ok || !user)
+      throw new AppError('INVALID_CREDENTIALS', 'The e-mail address or the password is not right.');
+    if (!user.emailVerifiedAt) {
+      await this.sendLink(user, 'verify_email', ctx).catch((err) => {
+        if (!(err instanceof AppError)) throw err; // rate limited: the earlier link still works
+      });
+      throw new AppError('EMAIL_NOT_VERIFIED', 'Confirm your e-mail address first: we sent you a new link.');
+    }
+    if (user.totpEnabledAt) {
+      if (!request.totp)
+        throw new AppError('SECOND_FACTOR_REQUIRED', 'Enter the code from your authenticator app.');
+      if (!(await this.secondFactorAccepts(user, request.totp)))
+        throw new AppError('SECOND_FACTOR_REQUIRED', 'This code is not right.', {
+          details: { wrongCode: true },
+        });
+    }
+    await this.limiter.reset(`signin:${address}`);
+    return this.idToken(user, 'password');
+  }
+
+  async forgotPassword(input: ForgotPasswordRequest, ctx: AuthRequestContext): Promise<void> {
+    const request = ForgotPasswordRequest.parse(input);
+    await this.limit(`link-ip:${ctx.ip}`, LIMITS.linksPerClient);
+    const user = await this.repo.userByEmail(request.email);
+    if (!user) return; // the same answer either way
+    await this.sendLink(user, 'reset_password', ctx).catch((err) => {
+      if (!(err instanceof AppError)) throw err;
+    });
+  }
+
+  async resetPassword(input: ResetPasswordRequest, ctx: AuthRequestContext): Promise<IdTokenResponse> {
+    const request = ResetPasswordRequest.parse(input);
+    await this.limit(`link-ip:${ctx.ip}`, LIMITS.linksPerClient);
+    const userId = await this.repo.consumeLink(sha256Hex(request.token), 'reset_password');
+    if (!userId) throw invalidToken('This link is not valid any more: it was used, or it expired.');
+    await this.repo.setPassword(userId, await this.passwords.hash(request.password));
+    // Whoever knew the old password is signed out; following the link also proves the address.
+    await this.repo.revokeAllSessions(userId);
+    await this.repo.markVerified(userId);
+    await this.limiter.reset(`signin:${(await this.repo.user(userId))!.email.toLowerCase()}`);
+    return this.idToken((await this.repo.user(userId))!, 'password');
+  }
+
+  // --- the spec's session calls --------------------------------------------------------------------------
+
+  /** GET /auth/auth/session-cookie: an id token becomes a session (record + signed session token). */
+  async sessionCookie(
+    idToken: string | undefined,
+    rawQuery: unknown,
+    ctx: AuthRequestContext,
+  ): Promise<SessionCookieResponse & { maxAgeSeconds: number }> {
+    const query = SessionCookieQuery.parse(rawQuery);
+    await this.limit(`session-ip:${ctx.ip}`, LIMITS.lookupsPerClient);
+    const claims = await this.verifyJwt(idToken, 'id');
+    // A token that carries an api marker is not a person signing in (spec §5).
+    if (claims.api) throw new AppError('USER_NOT_FOUND', 'No account for this token.');
+    const user = typeof claims.user_id === 'string' ? await this.repo.user(claims.user_id) : null;
+    if (!user?.emailVerifiedAt) throw new AppError('USER_NOT_FOUND', 'No account for this token.');
+    const provider = typeof claims.sign_in_provider === 'string' ? claims.sign_in_provider : 'password';
+    return this.startSession(user, provider, ctx, query);
+  }
+
+  /**
+   * A new session (record + signed session token) for a user who proved who they are: with an id token
+   * (session-cookie above) or at an OpenID Connect provider. `provider` becomes the sign_in_provider claim.
+   */
+  async startSession(
+    user: UserRecord,
+    provider: string,
+    ctx: AuthRequestContext,
+    options: { expiresInMinutes: number; deviceId?: string | undefined },
+  ): Promise<SessionCookieResponse & { maxAgeSeconds: number }> {
+    const expiresAt = new Date(this.now().getTime() + options.expiresInMinutes * 60_000);
+    const session: Omit<SessionRecord, 'createdAt' | 'lastUsedAt' | 'revokedAt'> = {
+      id: randomToken(18),
+      userId: user.id,
+      deviceId: options.deviceId ?? null,
+      userAgent: ctx.userAgent?.slice(0, 500) ?? null,
+      ip: ctx.ip,
+      provider,
+      expiresAt,
+    };
+    await this.repo.createSession(session);
+    await this.repo.recordSignIn(user.id, provider);
+    return {
+      sessionCookie: await this.sessionToken(user, session.id, provider, expiresAt),
+      sessionExpireTimestamp: expiresAt.getTime(),
+      maxAgeSeconds: options.expiresInMinutes * 60,
+    };
+  }
+
+  /**
+   * Signs in the person an OpenID Connect provider vouched for (see userForIdentity) in a new session, which
+   * replaces the one this browser had (`current`); or says why not.
+   */
+  async signInWithIdentity(
+    identity: ExternalIdentity,
+    ctx: AuthRequestContext,
+    options: { staySignedIn: boolean; deviceId: string | null },
+    current: Authenticated | null,
+  ): Promise<(SessionCookieResponse & { maxAgeSeconds: number }) | { refused: IdentityRefusal }> {
+    const found = await this.userForIdentity(identity);
+    if ('refused' in found) return found;
+    const { expiresInMinutes } = SessionCookieQuery.parse({
+      expiresInMinutes: options.staySignedIn ? SESSION_COOKIE_STAY_SIGNED_IN_MINUTES : undefined,
+    });
+    const session = await this.startSession(found.user, identity.provider, ctx, {
+      expiresInMinutes,
+      deviceId: options.deviceId ?? undefined,
+    });
+    if (current?.session) await this.signOut(current, { revokeAllSessions: false });
+    return session;
+  }
+
+  /**
+   * The user an OpenID Connect sign-in is: the one its (provider, subject) was linked to; else, when the
+   * provider vouches for the address, that address's account (linked now) or a new account. An address the
+   * provider does not vouch for neither links to nor creates an account: anyone able to give an address they
+   * do not own at some provider could otherwise sign in as its owner, or send transfers in their name.
+   */
+  private async userForIdentity(
+    identity: ExternalIdentity,
+  ): Promise<{ user: UserRecord; created: boolean } | { refused: IdentityRefusal }> {
+    const { provider, subject } = identity;
+    const linked = await this.repo.userByIdentity(provider, subject);
+    if (linked) return { user: linked, created: false };
+    const email = Email.safeParse(identity.email ?? '');
+    if (!email.success) return { refused: 'email_missing' };
+    if (!identity.emailVerified) return { refused: 'email_not_verified' };
+    let created = false;
+    // Twice at most: a concurrent sign-up may take the address between the look-up and the insert.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const existing = await this.repo.userByEmail(email.data);
+      if (existing) {
+        // A pending sign-up: the provider proves the address, so the account is its owner's now.
+        if (!existing.emailVerifiedAt && (await this.repo.claimUnverified(existing.id)))
+          this.logger.info({ userId: existing.id, provider }, 'pending sign-up verified by a provider');
+        await this.repo.linkIdentity({ provider, subject, userId: existing.id, email: email.data });
+        break;
+      }
+      const user = await this.repo.createVerifiedUser({
+        id: randomAlphanumeric(20),
+        email: email.data,
+        firstname: identity.firstname?.trim().slice(0, 200) || null,
+        locale: identity.locale?.slice(0, 35) || null,
+      });
+      if (user) {
+        created = true;
+        await this.repo.linkIdentity({ provider, subject, userId: user.id, email: email.data });
+        break;
+      }
+    }
+    // The link that holds: a concurrent first sign-in of the same subject may have made it first.
+    const user = await this.repo.userByIdentity(provider, subject);
+    if (!user) throw new AppError('CONFLICT', 'The account changed meanwhile: sign in again.');
+    this.logger.info({ userId: user.id, provider, created }, 'provider identity linked');
+    return { user, created };
+  }
+
+  /** GET /auth/auth/set-session: a session token handed over from another domain becomes this domain's cookie. */
+  async setSession(
+    sessionToken: string | undefined,
+  ): Promise<SessionCookieResponse & { maxAgeSeconds: number }> {
+    const auth = await this.authenticate(sessionToken);
+    if (!auth.session) throw invalidToken('Not a session token.');
+    const expires = auth.session.expiresAt.getTime();
+    return {
+      sessionCookie: sessionToken!,
+      sessionExpireTimestamp: expires,
+      maxAgeSeconds: Math.max(1, Math.floor((expires - this.now().getTime()) / 1000)),
+    };
+  }
+
+  async signOut(
+    auth: Authenticated | null,
+    options: { revokeAllSessions: boolean },
+  ): Promise<{ revoked: number }> {
+    if (!auth) return { revoked: 0 };
+    if (options.revokeAllSessions) return { revoked: await this.repo.revokeAllSessions(auth.user.id) };
+    if (!auth.session) return { revoked: 0 }; // an API token is revoked from /account/integrations
+    return { revoked: (await this.repo.revokeSession(auth.user.id, auth.session.id)) ? 1 : 0 };
+  }
+
+  /** GET /auth/auth/id-token: a fresh id token for the signed-in user (claims as they are now). */
+  async idTokenFor(auth: Authenticated | null): Promise<IdTokenResponse> {
+    if (!auth) throw new AppError('UNAUTHORIZED', 'Sign in first.');
+    return this.idToken(auth.user, auth.provider);
+  }
+
+  /** Who a session token or API token belongs to; INVALID_TOKEN when malformed, tampered, expired or revoked. */
+  async authenticate(credential: string | undefined): Promise<Authenticated> {
+    if (!credential) throw invalidToken('No credential.');
+    if (credential.startsWith(API_TOKEN_PREFIX)) {
+      const token = await this.repo.liveToken(sha256Hex(credential));
+      const user = token ? await this.repo.user(token.userId) : null;
+      if (!token || !user) throw invalidToken('This API token is not valid (revoked?).');
+      return { user, session: null, tokenId: token.id, provider: 'api_token' };
+    }
+    const claims = await this.verifyJwt(credential, 'session');
+    const session = typeof claims.sid === 'string' ? await this.repo.liveSession(claims.sid) : null;
+    if (!session || session.userId !== claims.user_id)
+      throw invalidToken('This session has ended: sign in again.');
+    const user = await this.repo.user(session.userId);
+    if (!user) throw invalidToken('This session has ended: sign in again.');
+    return { user, session, tokenId: null, provider: session.provider };
+  }
+
+  /** The spec §3 auth state of a request. */
+  state(auth: Authenticated | null): AuthState {
+    if (!auth)
+      return {
+        user: null,
+        planType: 'NONE',
+        payingUser: false,
+        managerId: null,
+        lastLogin: null,
+        currentSignInProvider: null,
+        authorization: { managerId: null, permissions: [] },
+        sessionExpireTimestamp: null,
+        chosenPlan: null,
+      };
+    const { user } = auth;
+    return {
+      user: { uid: user.id, email: user.email, displayName: user.firstname },
+      planType: user.planType,
+      payingUser: isPayingPlan(user.planType),
+      managerId: user.managerId,
+      lastLogin: user.lastLoginAt?.toISOString() ?? null,
+      currentSignInProvider: auth.provider,
+      authorization: { managerId: user.managerId, permissions: user.permissions },
+      sessionExpireTimestamp: auth.session?.expiresAt.getTime() ?? null,
+      chosenPlan: user.chosenPlan,
+    };
+  }
+
+  // --- sessions and tokens of the signed-in user ---------------------------------------------------------
+
+  async sessions(auth: Authenticated): Promise<SessionInfo[]> {
+    return (await this.repo.sessions(auth.user.id)).map((s) => ({
+      id: s.id,
+      deviceId: s.deviceId,
+      userAgent: s.userAgent,
+      ip: s.ip,
+      createdAt: s.createdAt.toISOString(),
+      lastUsedAt: s.lastUsedAt.toISOString(),
+      expiresAt: s.expiresAt.toISOString(),
+      current: s.id === auth.session?.id,
+    }));
+  }
+
+  async revokeSession(auth: Authenticated, id: string): Promise<void> {
+    if (!(await this.repo.revokeSession(auth.user.id, id)))
+      throw new AppError('NOT_FOUND', 'No such session (it may have ended already).');
+  }
+
+  async tokens(auth: Authenticated): Promise<ApiTokenInfo[]> {
+    return (await this.repo.tokens(auth.user.id)).map(tokenInfo);
+  }
+
+  async createToken(auth: Authenticated, name: string): Promise<ApiTokenCreated> {
+    const token = `${API_TOKEN_PREFIX}${randomToken(24)}`;
+    const record = await this.repo.createToken({
+      id: randomAlphanumeric(12),
+      userId: auth.user.id,
+      name,
+      prefix: token.slice(0, API_TOKEN_PREFIX.length + 6),
+      tokenHash: sha256Hex(token),
+    });
+    return { ...tokenInfo(record), token };
+  }
+
+  async revokeToken(auth: Authenticated, id: string): Promise<void> {
+    if (!(await this.repo.revokeToken(auth.user.id, id))) throw new AppError('NOT_FOUND', 'No such token.');
+  }
+
+  // --- second factor -----------------------------------------------------------------------------------
+
+  totpStatus(auth: Authenticated): TotpStatus {
+    return { enabled: auth.user.totpEnabledAt !== null, recoveryCodesLeft: auth.user.recoveryCodesLeft };
+  }
+
+  /** A new secret to scan; it becomes active once a code from it is confirmed. */
+  async setupTotp(auth: Authenticated): Promise<TotpSetupResponse> {
+    if (auth.user.totpEnabledAt) throw new AppError('CONFLICT', 'The second factor is on already.');
+    const secret = this.secondFactor.newSecret();
+    if (!(await this.repo.setPendingTotp(auth.user.id, this.secondFactor.encrypt(secret))))
+      throw new AppError('CONFLICT', 'The second factor is on already.');
+    return { secret, otpauthUrl: this.secondFactor.otpauthUrl(secret, auth.user.email) };
+  }
+
+  async enableTotp(auth: Authenticated, code: string): Promise<RecoveryCodesResponse> {
+    const user = (await this.repo.user(auth.user.id))!;
+    if (user.totpEnabledAt) throw new AppError('CONFLICT', 'The second factor is on already.');
+    if (!user.totpSecret) throw new AppError('CONFLICT', 'Start the set-up first.');
+    await this.limit(`totp:${user.id}`, LIMITS.signInPerAddress);
+    const step = this.secondFactor.check(this.secondFactor.decrypt(user.totpSecret), code);
+    if (step === null)
+      throw new AppError('SECOND_FACTOR_REQUIRED', 'This code is not right.', {
+        details: { wrongCode: true },
+      });
+    const { codes, hashes } = this.secondFactor.recoveryCodes();
+    if (!(await this.repo.enableTotp(user.id, step, hashes)))
+      throw new AppError('CONFLICT', 'The second factor is on already.');
+    return { recoveryCodes: codes };
+  }
+
+  async disableTotp(auth: Authenticated, password: string): Promise<void> {
+    await this.limit(`signin:${auth.user.email.toLowerCase()}`, LIMITS.signInPerAddress);
+    if (!auth.user.passwordHash || !(await this.passwords.verify(auth.user.passwordHash, password)))
+      throw new AppError('INVALID_CREDENTIALS', 'The password is not right.');
+    await this.repo.disableTotp(auth.user.id);
+  }
+
+  async newRecoveryCodes(auth: Authenticated, code: string): Promise<RecoveryCodesResponse> {
+    if (!auth.user.totpEnabledAt) throw new AppError('CONFLICT', 'The second factor is off.');
+    await this.limit(`totp:${auth.user.id}`, LIMITS.signInPerAddress);
+    if (!/^\d{6}$/.test(code) || !(await this.secondFactorAccepts(auth.user, code)))
+      throw new AppError('SECOND_FACTOR_REQUIRED', 'This code is not right.', {
+        details: { wrongCode: true },
+      });
+    const { codes, hashes } = this.secondFactor.recoveryCodes();
+    await this.repo.setRecoveryCodes(auth.user.id, hashes);
+    return { recoveryCodes: codes };
+  }
+
+  /** A TOTP code (each time step once) or an unused recovery code. */
+  private async secondFactorAccepts(user: UserRecord, code: string): Promise<boolean> {
+    const trimmed = code.trim();
+    if (/^\d{6}$/.test(trimmed)) {
+      if (!user.totpSecret) return false;
+      const step = this.secondFactor.check(this.secondFactor.decrypt(user.totpSecret), trimmed);
+      return step !== null && (await this.repo.acceptTotpStep(user.id, step));
+    }
+    return this.repo.consumeRecoveryCode(user.id, hashRecoveryCode(trimmed));
+  }
+
+  // --- lookups -------------------------------------------------------------------------------------------
+
+  /** GET /user/auth/has-active-account/{email}: a boolean only (spec §5). */
+  async hasActiveAccount(email: string, ctx: AuthRequestContext): Promise<boolean> {
+    await this.limit(`lookup-ip:${ctx.ip}`, LIMITS.lookupsPerClient);
+    return Boolean((await this.repo.userByEmail(email))?.emailVerifiedAt);
+  }
+
+  async providersByEmail(email: string, ctx: AuthRequestContext): Promise<string[]> {
+    await this.limit(`lookup-ip:${ctx.ip}`, LIMITS.lookupsPerClient);
+    const user = await this.repo.userByEmail(email);
+    if (!user?.emailVerifiedAt) return [];
+    const linked = await this.repo.identityProviders(user.id);
+    return user.passwordHash ? ['password', ...linked] : linked;
+  }
+
+  // --- internals -----------------------------------------------------------------------------------------
+
+  private async idToken(user: UserRecord, provider: string): Promise<IdTokenResponse> {
+    const exp = Math.floor(this.now().getTime() / 1000) + ID_TOKEN_SECONDS;
+    const idToken = await new SignJWT({
+      typ: 'id',
+      user_id: user.id,
+      email: user.email,
+      sign_in_provider: provider,
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.id)
+      .setIssuedAt()
+      .setExpirationTime(exp)
+      .sign(this.key);
+    return { idToken, expiresAt: new Date(exp * 1000).toISOString() };
+  }
+
+  private async sessionToken(
+    user: UserRecord,
+    sid: string,
+    provider: string,
+    expiresAt: Date,
+  ): Promise<string> {
+    const claims: Omit<SessionClaims, 'iat' | 'exp'> & { typ: 'session' } = {
+      typ: 'session',
+      user_id: user.id,
+      email: user.email,
+      name: user.firstname,
+      plan_type: user.planType,
+      manager_id: user.managerId,
+      authorization: { manager_id: user.managerId, permissions: user.permissions },
+      sid,
+      sign_in_provider: provider,
+    };
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.id)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .sign(this.key);
+  }
+
+  private async verifyJwt(
+    token: string | undefined,
+    typ: 'id' | 'session',
+  ): Promise<Record<string, unknown>> {
+    // Spec §5: a session or id token has at least three dot-separated parts.
+    if (!token || token.split('.').length < 3) throw invalidToken('Unexpected token format.');
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        currentDate: this.now(),
+      });
+      if (payload.typ !== typ) throw invalidToken(`Not ${typ === 'id' ? 'an id' : 'a session'} token.`);
+      return payload;
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (error instanceof joseErrors.JWTExpired)
+        throw invalidToken('This token has expired: sign in again.');
+      throw invalidToken();
+    }
+  }
+
+  private async sendLink(
+    user: UserRecord,
+    purpose: 'verify_email' | 'reset_password',
+    ctx: AuthRequestContext,
+  ) {
+    await this.limit(`mail:${user.email.toLowerCase()}`, LIMITS.mailsPerAddress);
+    const token = randomToken(32);
+    const hash = sha256Hex(token);
+    const hours = purpose === 'verify_email' ? VERIFY_LINK_HOURS : RESET_LINK_HOURS;
+    await this.repo.createLink(hash, user.id, purpose, new Date(this.now().getTime() + hours * 3_600_000));
+    const page = purpose === 'verify_email' ? 'verify-email' : 'reset-password';
+    const render = purpose === 'verify_email' ? emailVerification : passwordReset;
+    const rendered = await render(
+      { locale: user.locale, productName: this.productName },
+      { url: `${ctx.origin}/${page}?token=${token}`, validHours: hours },
+    );
+    await this.mail.enqueue({
+      to: [user.email],
+      subject: rendered.subject,
+      html: rendered.html,
+      text: rendered.text,
+      idempotencyKey: `${purpose === 'verify_email' ? 'verify' : 'reset'}-${user.id}-${hash.slice(0, 16)}`,
+    });
+  }
+
+  private async limit(key: string, rule: { limit: number; windowSeconds: number }): Promise<void> {
+    const hit = await this.limiter.hit(key, rule.limit, rule.windowSeconds);
+    if (!hit.allowed)
+      throw new AppError('RATE_LIMITED', 'Too many attempts; wait before trying again.', {
+        retryAfterSeconds: hit.retryAfterSeconds,
+      });
+  }
+
+  private dummy(): Promise<string> {
+    this.dummyHash ??= this.passwords.hash(randomToken(16));
+    return this.dummyHash;
+  }
+}
+
+function tokenInfo(t: {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}) {
+  return {
+    id: t.id,
+    name: t.name,
+    prefix: t.prefix,
+    createdAt: t.createdAt.toISOString(),
+    lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+  };
+}

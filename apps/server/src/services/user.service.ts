@@ -1,0 +1,123 @@
+import {
+  DEFAULT_NOTIFICATION_SETTINGS,
+  DEFAULT_TEAM_MEMBER_UPLOADER_SETTINGS,
+  DEFAULT_UPLOADER_SETTINGS,
+  EMPTY_TEMPLATE,
+  type NotificationSettings,
+  UploaderSettings,
+  type UserProfile,
+  UserProfileUpdate,
+} from '@ferry/core';
+import type { Logger } from 'pino';
+import type { PgAccountRepository, UserRecord } from '../db/account.repository.js';
+import { AppError } from './app-error.js';
+import type { Authenticated } from './auth.service.js';
+
+type Stored = Partial<Omit<UserProfile, 'uid' | 'email' | 'info'>>;
+
+/** Stored settings over the defaults: an account made before a setting existed reads its default. */
+export function settingsOf(
+  user: Pick<UserRecord, 'settings' | 'managerId'>,
+): Omit<UserProfile, 'uid' | 'email' | 'info'> {
+  const s = user.settings as Stored;
+  return {
+    notificationSettings: {
+      transfer: { ...DEFAULT_NOTIFICATION_SETTINGS.transfer, ...s.notificationSettings?.transfer },
+      receive: { ...DEFAULT_NOTIFICATION_SETTINGS.receive, ...s.notificationSettings?.receive },
+    },
+    lastNotificationsChecked: s.lastNotificationsChecked ?? null,
+    addressBookSettings: { autoSave: true, ...s.addressBookSettings },
+    uploaderTemplate: { ...EMPTY_TEMPLATE, ...s.uploaderTemplate },
+    receiverTemplate: { ...EMPTY_TEMPLATE, ...s.receiverTemplate },
+    uploaderSettings: {
+      ...(user.managerId ? DEFAULT_TEAM_MEMBER_UPLOADER_SETTINGS : DEFAULT_UPLOADER_SETTINGS),
+      ...s.uploaderSettings,
+    },
+  };
+}
+
+/** The notification switches a new transfer of this account starts with (spec §3 notificationSettings.transfer). */
+export function notificationDefaults(
+  user: Pick<UserRecord, 'settings' | 'managerId'>,
+): NotificationSettings['transfer'] {
+  return settingsOf(user).notificationSettings.transfer;
+}
+
+/** Spec §3 user profile and settings, readable by the account (and, for a team member, from their manager). */
+export class UserService {
+  constructor(
+    private readonly accounts: PgAccountRepository,
+    private readonly logger: Logger,
+    /** Header a reverse proxy or CDN puts the client's country in (e.g. CF-IPCountry); none by default. */
+    private readonly countryHeader: string | null,
+  ) {}
+
+  async profile(auth: Authenticated | null, id: string): Promise<UserProfile> {
+    return this.view(await this.readable(auth, id));
+  }
+
+  async update(auth: Authenticated | null, id: string, input: UserProfileUpdate): Promise<UserProfile> {
+    const patch = UserProfileUpdate.parse(input);
+    const user = await this.own(auth, id);
+    const current = settingsOf(user);
+    const next = {
+      ...(user.settings as Stored),
+      notificationSettings: {
+        transfer: { ...current.notificationSettings.transfer, ...patch.notificationSettings?.transfer },
+        receive: { ...current.notificationSettings.receive, ...patch.notificationSettings?.receive },
+      },
+      ...(patch.lastNotificationsChecked ? { lastNotificationsChecked: patch.lastNotificationsChecked } : {}),
+      addressBookSettings: { ...current.addressBookSettings, ...patch.addressBookSettings },
+      uploaderTemplate: { ...current.uploaderTemplate, ...patch.uploaderTemplate },
+      receiverTemplate: { ...current.receiverTemplate, ...patch.receiverTemplate },
+    };
+    await this.accounts.setProfile(user.id, patch.info?.firstname, next);
+    return this.view((await this.accounts.user(user.id))!);
+  }
+
+  /** PUT /user/users/{managerId}/uploader-settings: the account's (later: its team's) uploader settings. */
+  async putUploaderSettings(
+    auth: Authenticated | null,
+    id: string,
+    input: unknown,
+  ): Promise<UserProfile['uploaderSettings']> {
+    const settings = UploaderSettings.parse(input);
+    const user = await this.own(auth, id);
+    await this.accounts.setProfile(user.id, undefined, {
+      ...(user.settings as Stored),
+      uploaderSettings: settings,
+    });
+    return settings;
+  }
+
+  /** GET /user/locations/country: from the configured proxy header, else the browser's language region, else US. */
+  country(headers: Record<string, string | string[] | undefined>): string {
+    const fromProxy = this.countryHeader ? headers[this.countryHeader.toLowerCase()] : undefined;
+    if (typeof fromProxy === 'string' && /^[A-Za-z]{2}$/.test(fromProxy)) return fromProxy.toUpperCase();
+    const language = headers['accept-language'];
+    const region =
+      typeof language === 'string' ? /^[a-z]{2,3}-([A-Za-z]{2})\b/i.exec(language)?.[1] : undefined;
+    if (region) return region.toUpperCase();
+    this.logger.info('country lookup failed; using US');
+    return 'US';
+  }
+
+  private view(user: UserRecord): UserProfile {
+    return { uid: user.id, email: user.email, info: { firstname: user.firstname }, ...settingsOf(user) };
+  }
+
+  private async readable(auth: Authenticated | null, id: string): Promise<UserRecord> {
+    if (!auth) throw new AppError('UNAUTHORIZED', 'Sign in first.');
+    if (id !== auth.user.id && id !== auth.user.managerId)
+      throw new AppError('NOT_FOUND', 'No such account.');
+    const user = await this.accounts.user(id);
+    if (!user) throw new AppError('NOT_FOUND', 'No such account.');
+    return user;
+  }
+
+  private async own(auth: Authenticated | null, id: string): Promise<UserRecord> {
+    const user = await this.readable(auth, id);
+    if (user.id !== auth!.user.id) throw new AppError('FORBIDDEN', 'Only the account owner can change this.');
+    return user;
+  }
+}
