@@ -1,13 +1,26 @@
 import {
+  ApiTokenCreated,
+  ApiTokenInfo,
+  AuthState,
   CheckPasswordResponse,
   DownloadInfo,
   DownloadLinkResponse,
+  IdTokenResponse,
+  type RegisterRequest,
+  RegisterResponse,
+  SESSION_COOKIE_STAY_SIGNED_IN_MINUTES,
+  SenderVerificationResendResponse,
+  SenderVerificationResponse,
+  SessionCookieResponse,
+  SessionInfo,
+  type SignInRequest,
   type TransferCompleteRequest,
   type TransferCreateRequest,
   TransferCreateResponse,
+  type TransferNotificationsUpdate,
   TransferSummary,
+  UnsubscribeResponse,
 } from '@ferry/core';
-import type { z } from 'zod';
 import { FerryApiError, FerryProtocolError, parseErrorBody } from './errors.js';
 import { type DownloadOptions, type DownloadResult, downloadToFile } from './node/download.js';
 import { type UploadFileOptions, type UploadFileResult, uploadFileFromDisk } from './node/upload.js';
@@ -28,6 +41,16 @@ export interface FerryClientOptions {
   onRetry?: (info: RetryInfo) => void;
   /** Headers sent with every API request (not with tus uploads or blob downloads). */
   headers?: Record<string, string>;
+  /**
+   * A session token or a personal API token (`fry_…`): sent as `Authorization: Bearer …` with every API request
+   * (never with tus uploads or blob downloads, which carry their own authorisation and may go to another host).
+   */
+  credential?: string;
+  /**
+   * Called when the server refuses the credential (401 `INVALID_TOKEN`: revoked, expired or mistyped), before the
+   * error is thrown: e.g. to forget a stored session.
+   */
+  onCredentialRejected?: (error: FerryApiError) => void;
 }
 
 /** What a retry is about. */
@@ -50,10 +73,72 @@ export interface DownloadLinkParams {
   orderId?: string;
 }
 
-type Query = Record<string, string | boolean | undefined>;
+type Query = Record<string, string | number | boolean | undefined>;
 
-interface RequestOptions<S extends z.ZodType> {
-  schema: S;
+/** What validates an answer: a zod schema of @ferry/core, or anything with the same `safeParse`. */
+export interface Parser<T> {
+  safeParse(value: unknown):
+    | { success: true; data: T }
+    | {
+        success: false;
+        error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> };
+      };
+}
+
+/** A parser of an array whose every item `item` accepts. */
+function listOf<T>(item: Parser<T>): Parser<T[]> {
+  return {
+    safeParse(value) {
+      if (!Array.isArray(value))
+        return { success: false, error: { issues: [{ path: [], message: 'expected an array' }] } };
+      const data: T[] = [];
+      for (const [index, entry] of value.entries()) {
+        const parsed = item.safeParse(entry);
+        if (!parsed.success) {
+          const issues = parsed.error.issues.map((i) => ({ ...i, path: [index, ...i.path] }));
+          return { success: false, error: { issues } };
+        }
+        data.push(parsed.data);
+      }
+      return { success: true, data };
+    },
+  };
+}
+
+/** The answer of `GET /auth/auth/sign-out`: how many sessions were revoked. */
+export interface SignOutResponse {
+  revoked: number;
+}
+
+const SignOutResponse: Parser<SignOutResponse> = {
+  safeParse(value) {
+    const revoked = (value as { revoked?: unknown } | null)?.revoked;
+    return typeof revoked === 'number' && Number.isInteger(revoked) && revoked >= 0
+      ? { success: true, data: { revoked } }
+      : { success: false, error: { issues: [{ path: ['revoked'], message: 'expected a count' }] } };
+  },
+};
+
+/** Options of {@link FerryClient.sessionCookie}. */
+export interface SessionCookieOptions {
+  /** Session length in minutes: 20160 (14 days, "stay signed in") unless given; the server allows 5 to 20160. */
+  expiresInMinutes?: number;
+  /** A UUID naming this device, shown in the account's session list and used by sign-out. */
+  deviceId?: string;
+  currentDomain?: string;
+}
+
+/** Options of {@link FerryClient.signOut}. */
+export interface SignOutOptions {
+  /** The device id the session was created with. */
+  deviceId?: string;
+  /** Revoke every session of the account ("sign out everywhere"), not only the current one. */
+  revokeAllSessions?: boolean;
+}
+
+interface RequestOptions<T> {
+  /** The answer's schema; null for an answer without a body (204). */
+  schema: Parser<T> | null;
   query?: Query;
   body?: unknown;
   headers?: Record<string, string>;
@@ -80,7 +165,10 @@ export class FerryClient {
   private readonly fetchImpl: typeof fetch;
   private readonly retryForMs: number;
   private readonly onRetry: ((info: RetryInfo) => void) | undefined;
+  private readonly onCredentialRejected: ((error: FerryApiError) => void) | undefined;
   private readonly headers: Record<string, string>;
+  /** The session token or personal API token sent as `Authorization: Bearer …`; undefined: anonymous. */
+  credential: string | undefined;
 
   constructor(options: FerryClientOptions) {
     this.server = normalizeServerUrl(options.server);
@@ -88,6 +176,8 @@ export class FerryClient {
     this.retryForMs = options.retryForMs ?? 60_000;
     this.onRetry = options.onRetry;
     this.headers = { accept: 'application/json', ...options.headers };
+    this.credential = options.credential || undefined;
+    this.onCredentialRejected = options.onCredentialRejected;
   }
 
   /** Resolves a URL the server returned (maybe relative, like `/api/transfer/uploads`) against the server. */
@@ -95,7 +185,11 @@ export class FerryClient {
     return new URL(url, `${this.server}/`).toString();
   }
 
-  /** `POST /transfer/transfers`: creates a transfer and returns its upload token (shown once). */
+  /**
+   * `POST /transfer/transfers`: creates a transfer and returns its upload token (shown once). An S1 transfer
+   * (`type: 'S1'`, `recipients`, `senderEmail`) goes out by e-mail once it is complete and, when the answer's
+   * `senderVerification` is `pending`, once the code mailed to the sender is given to {@link verifySender}.
+   */
   createTransfer(request: TransferCreateRequest): Promise<TransferCreateResponse> {
     return this.request('POST', '/transfer/transfers', {
       schema: TransferCreateResponse,
@@ -127,12 +221,179 @@ export class FerryClient {
     });
   }
 
+  /**
+   * `POST /transfer/transfers/{id}/sender-verification`: proves the sender's address with the 6-digit code
+   * mailed to it. Keep the returned `senderVerificationToken` with that address and pass it as
+   * `senderVerificationToken` when creating later transfers: no code is asked for then. Errors: 403
+   * `WRONG_VERIFICATION_CODE`, 403 `VERIFICATION_CODE_EXPIRED`, 429 `RATE_LIMITED`, 409 `CONFLICT` (nothing pending).
+   */
+  verifySender(transferId: string, uploadToken: string, code: string): Promise<SenderVerificationResponse> {
+    return this.request('POST', `/transfer/transfers/${encodeURIComponent(transferId)}/sender-verification`, {
+      schema: SenderVerificationResponse,
+      headers: { 'x-upload-token': uploadToken },
+      body: { code },
+      idempotent: false, // each try counts against the attempts allowed
+    });
+  }
+
+  /**
+   * `POST /transfer/transfers/{id}/sender-verification/resend`: mails a new code (the previous one stops working).
+   * 429 `RATE_LIMITED` (with `retryAfterSeconds`) when asked again too soon.
+   */
+  resendSenderCode(transferId: string, uploadToken: string): Promise<SenderVerificationResendResponse> {
+    return this.request(
+      'POST',
+      `/transfer/transfers/${encodeURIComponent(transferId)}/sender-verification/resend`,
+      {
+        schema: SenderVerificationResendResponse,
+        headers: { 'x-upload-token': uploadToken },
+        idempotent: false,
+      },
+    );
+  }
+
+  /** `PATCH /transfer/transfers/{id}/notifications`: turns the transfer's e-mails on or off (each only when set). */
+  updateNotifications(
+    transferId: string,
+    uploadToken: string,
+    patch: TransferNotificationsUpdate,
+  ): Promise<TransferSummary> {
+    return this.request('PATCH', `/transfer/transfers/${encodeURIComponent(transferId)}/notifications`, {
+      schema: TransferSummary,
+      headers: { 'x-upload-token': uploadToken },
+      body: patch,
+      idempotent: true, // it sets values: sending it twice changes nothing
+    });
+  }
+
+  /** `POST /transfer/notifications/unsubscribe`: what a mail's "Turn off these e-mails" token turns off. */
+  unsubscribe(token: string): Promise<UnsubscribeResponse> {
+    return this.request('POST', '/transfer/notifications/unsubscribe', {
+      schema: UnsubscribeResponse,
+      query: { token },
+      idempotent: true,
+    });
+  }
+
+  /**
+   * `POST /auth/signin`: checks an e-mail address and password (plus `totp` when the account has a second
+   * factor) and returns an id token, valid one hour, to trade with {@link sessionCookie}. Errors: 401
+   * `INVALID_CREDENTIALS` (the same for an unknown address and a wrong password), 401 `SECOND_FACTOR_REQUIRED`
+   * (give `totp`), 403 `EMAIL_NOT_VERIFIED` (a new verification link was mailed), 429 `RATE_LIMITED`.
+   */
+  signIn(request: SignInRequest): Promise<IdTokenResponse> {
+    return this.request('POST', '/auth/signin', {
+      schema: IdTokenResponse,
+      body: request,
+      idempotent: false, // each try counts against the rate limit
+    });
+  }
+
+  /**
+   * `GET /auth/auth/session-cookie` (header `id-token`): trades an id token for a session token, by default for
+   * 20160 minutes (14 days, "stay signed in"). Errors: 401 `INVALID_TOKEN` (id token expired or bad), 400
+   * `USER_NOT_FOUND` or `MAX_LICENCES_REACHED` (no session: the caller stays anonymous).
+   */
+  sessionCookie(idToken: string, options: SessionCookieOptions = {}): Promise<SessionCookieResponse> {
+    return this.request('GET', '/auth/auth/session-cookie', {
+      schema: SessionCookieResponse,
+      headers: { 'id-token': idToken },
+      query: {
+        expiresInMinutes: options.expiresInMinutes ?? SESSION_COOKIE_STAY_SIGNED_IN_MINUTES,
+        currentDomain: options.currentDomain,
+        deviceId: options.deviceId,
+      },
+      idempotent: false, // each call opens a session
+    });
+  }
+
+  /**
+   * `GET /auth/auth/sign-out`: revokes the current session (the client's credential), or with
+   * `revokeAllSessions` every session of the account. Resolves with the number of sessions revoked.
+   */
+  signOut(options: SignOutOptions = {}): Promise<SignOutResponse> {
+    return this.request('GET', '/auth/auth/sign-out', {
+      schema: SignOutResponse,
+      query: { deviceId: options.deviceId, revokeAllSessions: options.revokeAllSessions === true },
+      idempotent: true, // a revoked session stays revoked
+    });
+  }
+
+  /** `GET /auth/me`: who the credential belongs to (spec §3 auth state); anonymous: `user` null, plan NONE. */
+  me(): Promise<AuthState> {
+    return this.request('GET', '/auth/me', { schema: AuthState, idempotent: true });
+  }
+
+  /** `GET /auth/auth/id-token`: a fresh id token (current claims, e.g. after a plan change) for the session. */
+  idToken(): Promise<IdTokenResponse> {
+    return this.request('GET', '/auth/auth/id-token', { schema: IdTokenResponse, idempotent: true });
+  }
+
+  /**
+   * `POST /auth/register`: creates an account and mails a verification link (`/verify-email?token=…`). The
+   * answer is the same whether or not the address already has an account.
+   */
+  register(request: RegisterRequest): Promise<{ sentTo: string }> {
+    return this.request('POST', '/auth/register', {
+      schema: RegisterResponse,
+      body: request,
+      idempotent: false,
+    });
+  }
+
+  /** `POST /auth/verify-email`: the token of the mailed link → an id token. 401 `INVALID_TOKEN` if bad or used. */
+  verifyEmail(token: string): Promise<IdTokenResponse> {
+    return this.request('POST', '/auth/verify-email', {
+      schema: IdTokenResponse,
+      body: { token },
+      idempotent: false,
+    });
+  }
+
+  /** `GET /auth/sessions`: the account's active sessions (`current` marks the client's own). */
+  listSessions(): Promise<SessionInfo[]> {
+    return this.request('GET', '/auth/sessions', { schema: listOf(SessionInfo), idempotent: true });
+  }
+
+  /** `DELETE /auth/sessions/{id}`: revokes one session at once. */
+  async revokeSession(id: string): Promise<void> {
+    await this.request('DELETE', `/auth/sessions/${encodeURIComponent(id)}`, {
+      schema: null,
+      idempotent: true,
+    });
+  }
+
+  /** `GET /auth/tokens`: the account's personal API tokens (their prefix only, never the token). */
+  listTokens(): Promise<ApiTokenInfo[]> {
+    return this.request('GET', '/auth/tokens', { schema: listOf(ApiTokenInfo), idempotent: true });
+  }
+
+  /** `POST /auth/tokens`: creates a personal API token; the answer's `token` is shown this once only. */
+  createToken(name: string): Promise<ApiTokenCreated> {
+    return this.request('POST', '/auth/tokens', {
+      schema: ApiTokenCreated,
+      body: { name },
+      idempotent: false,
+    });
+  }
+
+  /** `DELETE /auth/tokens/{id}`: revokes a personal API token. */
+  async revokeToken(id: string): Promise<void> {
+    await this.request('DELETE', `/auth/tokens/${encodeURIComponent(id)}`, {
+      schema: null,
+      idempotent: true,
+    });
+  }
+
   /** Uploads one file of a transfer from disk with tus, resuming from `uploadUrl` when given. Node only. */
   uploadFile(options: Omit<UploadFileOptions, 'endpoint'> & { endpoint: string }): Promise<UploadFileResult> {
     return uploadFileFromDisk({ ...options, endpoint: this.resolve(options.endpoint) });
   }
 
-  /** `GET /transfer/downloads/info`: what a recipient sees; files are withheld while `locked`. */
+  /**
+   * `GET /transfer/downloads/info`: what a recipient sees; files are withheld while `locked`. With the
+   * `userSecret` of a personal link (S1) `recipientEmail` names its recipient.
+   */
   getDownloadInfo(
     transferId: string,
     options: { password?: string; userSecret?: string } = {},
@@ -172,7 +433,9 @@ export class FerryClient {
   /**
    * `GET /transfer/downloads/link`: a short-lived URL for one file, or for the whole transfer as a ZIP when
    * `fileId` is absent. Each call counts as one download against `maxDownloads` (previews do not), except that
-   * calls sharing a `browserCode` (one visit, one CLI run) count once together.
+   * calls sharing a `browserCode` (one visit, one CLI run) count once together. Pass the `userSecret` of a
+   * personal link, and `downloaderEmail` when the info says `downloaderEmailRequired` (else 401
+   * `DOWNLOADER_EMAIL_REQUIRED`).
    */
   getDownloadLink(params: DownloadLinkParams): Promise<DownloadLinkResponse> {
     const { preview, ...rest } = params;
@@ -204,13 +467,10 @@ export class FerryClient {
     return url.toString();
   }
 
-  private async request<S extends z.ZodType>(
-    method: string,
-    path: string,
-    options: RequestOptions<S>,
-  ): Promise<z.output<S>> {
+  private async request<T>(method: string, path: string, options: RequestOptions<T>): Promise<T> {
     const url = this.apiUrl(path, options.query);
     const headers: Record<string, string> = { ...this.headers, ...options.headers };
+    if (this.credential) headers.authorization = `Bearer ${this.credential}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const init: RequestInit = {
       method,
@@ -227,8 +487,12 @@ export class FerryClient {
           message: 'the server answered with a bot challenge; try again later',
         });
       }
-      throw parseErrorBody(response.status, text, response.headers);
+      const error = parseErrorBody(response.status, text, response.headers);
+      if (headers.authorization && error.status === 401 && error.has('INVALID_TOKEN'))
+        this.onCredentialRejected?.(error);
+      throw error;
     }
+    if (options.schema === null) return undefined as T;
     let json: unknown;
     try {
       json = JSON.parse(text);

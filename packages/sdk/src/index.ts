@@ -3,7 +3,11 @@ export {
   FerryClient,
   type FerryClientOptions,
   normalizeServerUrl,
+  type Parser,
   type RetryInfo,
+  type SessionCookieOptions,
+  type SignOutOptions,
+  type SignOutResponse,
 } from './client.js';
 export {
   FerryApiError,

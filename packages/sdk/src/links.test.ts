@@ -24,6 +24,16 @@ describe('parseDownloadLink', () => {
     });
   });
 
+  it('keeps the userSecret of a personal link', () => {
+    expect(parseDownloadLink('https://ferry.example.com/dl/AbCdEfGh12345678?userSecret=x%2By&utm=1')).toEqual(
+      {
+        server: 'https://ferry.example.com',
+        transferId: 'AbCdEfGh12345678',
+        userSecret: 'x+y',
+      },
+    );
+  });
+
   it.each([
     ['not a url', 'not a download link'],
     ['ftp://example.com/dl/AbCdEfGh12345678', 'not an http(s) download link'],

@@ -7,13 +7,18 @@ export interface DownloadLink {
   transferId: string;
   /** Present when the link is for one file. */
   fileId?: string;
+  /** The `userSecret` of a recipient's personal link (`/dl/{transferId}?userSecret=…`, S1). */
+  userSecret?: string;
 }
 
 const LINK_PATH = new RegExp(
   `^(.*?)/dl/([A-Za-z0-9]{${TRANSFER_ID_LENGTH}})(?:/([A-Za-z0-9]{${FILE_ID_LENGTH}}))?/*$`,
 );
 
-/** Parses a Ferry download link; throws a readable Error when it is not one. Query and fragment are ignored. */
+/**
+ * Parses a Ferry download link; throws a readable Error when it is not one. Of the query only `userSecret` (a
+ * personal link) is kept; the fragment is ignored.
+ */
 export function parseDownloadLink(link: string): DownloadLink {
   let url: URL;
   try {
@@ -28,7 +33,13 @@ export function parseDownloadLink(link: string): DownloadLink {
   if (!match)
     throw new Error(`not a download link (expected ${url.origin}/dl/<transferId>[/<fileId>]): ${link}`);
   const [, base = '', transferId = '', fileId] = match;
-  return { server: `${url.origin}${base}`, transferId, ...(fileId ? { fileId } : {}) };
+  const userSecret = url.searchParams.get('userSecret');
+  return {
+    server: `${url.origin}${base}`,
+    transferId,
+    ...(fileId ? { fileId } : {}),
+    ...(userSecret ? { userSecret } : {}),
+  };
 }
 
 /** The download link of a transfer (or of one of its files) on a server. */

@@ -12,6 +12,16 @@ describe('exitCodeFor', () => {
   it.each([
     ['PASSWORD_REQUIRED', 401, 2],
     ['WRONG_PASSWORD', 403, 2],
+    ['WRONG_VERIFICATION_CODE', 403, 2],
+    ['VERIFICATION_CODE_EXPIRED', 403, 2],
+    ['DOWNLOADER_EMAIL_REQUIRED', 401, 2],
+    ['INVALID_CREDENTIALS', 401, 2],
+    ['SECOND_FACTOR_REQUIRED', 401, 2],
+    ['EMAIL_NOT_VERIFIED', 403, 2],
+    ['INVALID_TOKEN', 401, 2],
+    ['USER_NOT_FOUND', 400, 1],
+    ['MAX_LICENCES_REACHED', 400, 1],
+    ['UNAUTHORIZED', 401, 1],
     ['TRANSFER_NOT_FOUND', 404, 3],
     ['FILE_NOT_FOUND', 404, 3],
     ['TRANSFER_EXPIRED', 410, 3],
@@ -52,6 +62,12 @@ describe('describeError', () => {
     expect(describeError(coded(403, 'TOO_MANY_DOWNLOADS'))).toBe(
       'this transfer has reached its download limit',
     );
+  });
+
+  it('explains the sign-in codes', () => {
+    expect(describeError(coded(401, 'INVALID_CREDENTIALS'))).toBe('wrong e-mail address or password');
+    expect(describeError(coded(403, 'EMAIL_NOT_VERIFIED'))).toContain('check your inbox');
+    expect(describeError(coded(400, 'MAX_LICENCES_REACHED'))).toContain('you stay signed out');
   });
 
   it('lists broken limits', () => {

@@ -6,8 +6,15 @@ import { UnsafePathError } from '../safe-path.js';
 export const ExitCode = {
   OK: 0,
   ERROR: 1,
-  /** Wrong or missing password. */
+  /**
+   * A credential is wrong or missing: the transfer's password, the sender's e-mail verification code, or the
+   * downloader's e-mail address a transfer asks for; signing in failed (wrong e-mail or password, a second
+   * factor needed without a terminal, address not confirmed, API token refused); or the stored session has
+   * ended (revoked or expired: run `ferry login`).
+   */
   PASSWORD: 2,
+  /** The same code as PASSWORD, by the name the sign-in commands use. */
+  CREDENTIAL: 2,
   /** Transfer (or file) not found, expired or disabled. */
   NOT_FOUND: 3,
   /** The transfer's download limit is reached. */
@@ -16,7 +23,17 @@ export const ExitCode = {
   INTERRUPTED: 130,
 } as const;
 
-const PASSWORD_CODES = ['PASSWORD_REQUIRED', 'WRONG_PASSWORD'];
+const PASSWORD_CODES = [
+  'PASSWORD_REQUIRED',
+  'WRONG_PASSWORD',
+  'WRONG_VERIFICATION_CODE',
+  'VERIFICATION_CODE_EXPIRED',
+  'DOWNLOADER_EMAIL_REQUIRED',
+  'INVALID_CREDENTIALS',
+  'SECOND_FACTOR_REQUIRED',
+  'EMAIL_NOT_VERIFIED',
+  'INVALID_TOKEN',
+];
 const NOT_FOUND_CODES = ['TRANSFER_NOT_FOUND', 'FILE_NOT_FOUND', 'TRANSFER_EXPIRED', 'TRANSFER_DISABLED'];
 
 /** An error of the CLI itself, with the exit code it ends with. */
@@ -44,12 +61,22 @@ export function exitCodeFor(error: unknown): number {
 const CODE_MESSAGES: Record<string, string> = {
   PASSWORD_REQUIRED: 'this transfer is password protected; pass --password',
   WRONG_PASSWORD: 'wrong password',
+  WRONG_VERIFICATION_CODE: 'wrong verification code',
+  VERIFICATION_CODE_EXPIRED: 'the verification code has expired',
+  DOWNLOADER_EMAIL_REQUIRED: 'this transfer asks for your e-mail address before downloading; pass --email',
   TRANSFER_NOT_FOUND: 'transfer not found (check the link)',
   FILE_NOT_FOUND: 'file not found in this transfer',
   TRANSFER_EXPIRED: 'this transfer has expired',
   TRANSFER_DISABLED: 'this transfer has been disabled or deleted by its owner',
   TOO_MANY_DOWNLOADS: 'this transfer has reached its download limit',
   TOO_MANY_PREVIEWS: 'this transfer has reached its preview limit',
+  INVALID_CREDENTIALS: 'wrong e-mail address or password',
+  SECOND_FACTOR_REQUIRED: 'this account asks for a second factor (a code from your authenticator app)',
+  EMAIL_NOT_VERIFIED:
+    'your e-mail address is not confirmed yet: check your inbox for the confirmation link, then sign in again',
+  INVALID_TOKEN: 'the server refused the token (revoked, expired or mistyped)',
+  USER_NOT_FOUND: 'the server has no active account for this sign-in; you stay signed out',
+  MAX_LICENCES_REACHED: 'your team has no licence left for you: ask its manager for one; you stay signed out',
 };
 
 function describeApiError(error: FerryApiError): string {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { lstat, mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { checkFileName, type DownloadInfo, type TransferFile } from '@ferry/core';
-import { FerryClient } from '../client.js';
+import { checkFileName, type DownloadInfo, Email, type TransferFile } from '@ferry/core';
+import { type DownloadLinkParams, FerryClient } from '../client.js';
 import { FerryApiError, FerryIntegrityError } from '../errors.js';
 import { parseDownloadLink } from '../links.js';
 import { sha256File } from '../node/hash.js';
@@ -11,10 +11,13 @@ import { CliError, ExitCode } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import { type DownloadJournal, downloadJournalKey, JournalStore, stateDir } from './journal.js';
 import { ProgressReporter } from './progress.js';
+import { Asker } from './prompt.js';
 
 /** Options of `ferry get`. */
 export interface GetOptions {
   password?: string;
+  /** `--email`: the downloader's address, for transfers that ask for it (sent as `downloaderEmail`). */
+  email?: string;
   /** Output directory (default: the current one). */
   out: string;
   /** The whole transfer as one ZIP. */
@@ -22,6 +25,10 @@ export interface GetOptions {
   quiet?: boolean;
   /** How long to keep retrying while the server is unreachable (default 60 s). */
   retryForMs?: number;
+  /** The credential `ferry login` stored for the link's server, sent with the API requests. */
+  credential?: string;
+  /** Called when the server refuses the credential (the session has ended). */
+  onCredentialRejected?: () => void;
 }
 
 /** One thing to fetch: where it goes, and how to get a signed URL for it. */
@@ -75,6 +82,11 @@ class GetRun {
   private client!: FerryClient;
   private readonly browserCode = randomUUID();
   private order = 0;
+  /** From a personal link (`?userSecret=…`). */
+  private userSecret: string | undefined;
+  private email: string | undefined;
+  /** The transfer asks for the downloader's address (asked once, before the first link). */
+  private emailRequired = false;
 
   constructor(
     private readonly options: GetOptions,
@@ -82,6 +94,7 @@ class GetRun {
   ) {
     this.ui = new ProgressReporter(io.stderr, { quiet: options.quiet });
     this.store = new JournalStore<DownloadJournal>(path.join(stateDir(io.env), 'downloads'));
+    this.email = options.email;
   }
 
   async run(link: string): Promise<void> {
@@ -91,13 +104,18 @@ class GetRun {
     } catch (error) {
       throw new CliError((error as Error).message);
     }
+    this.userSecret = parsed.userSecret;
     this.client = new FerryClient({
       server: parsed.server,
       retryForMs: this.options.retryForMs,
       onRetry: ({ delayMs }) =>
         this.ui.log(`ferry: ${parsed.server} unreachable, retrying in ${Math.ceil(delayMs / 1000)} s`),
+      credential: this.options.credential,
+      onCredentialRejected: this.options.onCredentialRejected,
     });
     const info = await this.info(parsed.transferId);
+    if (info.recipientEmail) this.ui.log(`ferry: personal link of ${info.recipientEmail}`);
+    this.emailRequired = info.downloaderEmailRequired;
     const outDir = path.resolve(this.options.out);
     await mkdir(outDir, { recursive: true });
     await this.store.prune().catch(() => 0);
@@ -147,7 +165,7 @@ class GetRun {
   /** Download info, with the password check of spec §8 when the transfer is locked. */
   private async info(transferId: string): Promise<DownloadInfo> {
     const password = this.options.password;
-    const info = await this.client.getDownloadInfo(transferId, { password });
+    const info = await this.client.getDownloadInfo(transferId, { password, userSecret: this.userSecret });
     if (info.locked) {
       if (password === undefined) {
         throw new CliError('this transfer is password protected; pass --password', ExitCode.PASSWORD);
@@ -160,16 +178,62 @@ class GetRun {
     return info;
   }
 
+  /**
+   * The downloader's address for a transfer that asks for it: typed at the terminal, else an exit 2 that says
+   * to pass --email.
+   */
+  private async askEmail(): Promise<string> {
+    const asker = new Asker(this.io);
+    const missing = () =>
+      new CliError(
+        'this transfer asks for your e-mail address before downloading; pass --email',
+        ExitCode.PASSWORD,
+      );
+    if (!asker.interactive) throw missing();
+    this.ui.clearBar();
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const answer = await asker.ask('The sender asks who downloads: enter your e-mail address:');
+        if (answer === null) throw missing();
+        const parsed = Email.safeParse(answer);
+        if (parsed.success) return parsed.data;
+        this.ui.warn(`ferry: "${answer}" is not an e-mail address`);
+      }
+      throw missing();
+    } finally {
+      asker.close();
+    }
+  }
+
+  /** A signed URL for one file (or the ZIP); asks for the downloader's address if the server wants one. */
+  private async downloadLink(params: Pick<DownloadLinkParams, 'transferId' | 'fileId'>) {
+    const request = () =>
+      this.client.getDownloadLink({
+        ...params,
+        password: this.options.password,
+        userSecret: this.userSecret,
+        downloaderEmail: this.email,
+        // One run is one visit: the server counts its link calls as a single download (spec §3 browserCode).
+        browserCode: this.browserCode,
+        orderId: String(++this.order),
+      });
+    if (this.emailRequired && this.email === undefined) this.email = await this.askEmail();
+    try {
+      return await request();
+    } catch (error) {
+      // The sender may have turned the question on since the info was read.
+      if (!(error instanceof FerryApiError) || !error.has('DOWNLOADER_EMAIL_REQUIRED') || this.email)
+        throw error;
+      this.email = await this.askEmail();
+      return await request();
+    }
+  }
+
   private async getZip(info: DownloadInfo, outDir: string): Promise<void> {
     const key = downloadJournalKey(this.client.server, info.transferId, null, outDir);
     let entry = await this.freshEntry(key);
     if (!entry) {
-      const link = await this.client.getDownloadLink({
-        transferId: info.transferId,
-        password: this.options.password,
-        browserCode: this.browserCode,
-        orderId: String(++this.order),
-      });
+      const link = await this.downloadLink({ transferId: info.transferId });
       entry = {
         version: 1,
         key,
@@ -209,14 +273,7 @@ class GetRun {
     let entry = await this.freshEntry(key);
     const reused = entry !== null;
     const newEntry = async (): Promise<DownloadJournal> => {
-      const link = await this.client.getDownloadLink({
-        transferId,
-        fileId: target.fileId ?? undefined,
-        password: this.options.password,
-        // One run is one visit: the server counts its link calls as a single download (spec §3 browserCode).
-        browserCode: this.browserCode,
-        orderId: String(++this.order),
-      });
+      const link = await this.downloadLink({ transferId, fileId: target.fileId ?? undefined });
       const fresh: DownloadJournal = {
         version: 1,
         key,

@@ -21,6 +21,10 @@ const code = await main(process.argv, {
   stderr: process.stderr,
   env: process.env,
   signal: controller.signal,
+  // Only touched when an answer is needed: opening stdin early could hold the process open.
+  get stdin() {
+    return process.stdin;
+  },
 });
 process.exitCode = code;
 // Idle keep-alive sockets must not hold the process open once the work is done.

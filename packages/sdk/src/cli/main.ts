@@ -1,19 +1,32 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { parseDownloadLink } from '../links.js';
+import {
+  type CredentialContext,
+  credentialOptions,
+  loadCredential,
+  runLogin,
+  runLogout,
+  runWhoami,
+  sessionEnded,
+} from './auth.js';
 import { describeError, ExitCode, exitCodeFor } from './exit-codes.js';
 import { runGet } from './get.js';
 import type { CliIO } from './io.js';
 import { runSend } from './send.js';
+import { collectEmails, emailAddress, verificationCode } from './send-options.js';
+import { DEFAULT_SERVER, resolveServer } from './server.js';
 
 declare const __FERRY_VERSION__: string | undefined;
 
 /** The CLI's version: set by the esbuild bundle from package.json. */
 export const VERSION = typeof __FERRY_VERSION__ === 'string' ? __FERRY_VERSION__ : '0.0.0-dev';
 
-export const DEFAULT_SERVER = 'http://localhost:8080';
+export { DEFAULT_SERVER, resolveServer };
 
-/** The server of `ferry send`: --server, else $FERRY_SERVER, else http://localhost:8080. */
-export function resolveServer(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  return flag || env.FERRY_SERVER || DEFAULT_SERVER;
+/** What the running command talks to: the server (for error messages) and the stored credential it sent. */
+export interface RunContext {
+  server?: string;
+  credential?: CredentialContext;
 }
 
 /** How long to wait for an unreachable server: $FERRY_RETRY_SECONDS, default 60. */
@@ -32,20 +45,25 @@ function positiveInteger(value: string): number {
 const EXIT_CODES = `
 Exit codes:
   0  success
-  1  any other error (network, server, integrity, usage; rate limited: wait and retry)
-  2  password missing or wrong
+  1  any other error (network, server, integrity, usage; rate limited: wait and retry);
+     whoami: not signed in
+  2  a credential missing or wrong: the password, the code confirming your --from address (send),
+     the e-mail address a transfer asks downloaders for (get); sign-in failed (login: wrong e-mail
+     or password, second factor needed without a terminal, address not confirmed, token refused);
+     the stored session has ended (revoked or expired: run ferry login)
   3  transfer or file not found, expired or disabled
   4  download limit reached
   130 interrupted (Ctrl-C); run the same command again to resume
 
 Environment:
-  FERRY_SERVER         default server for "ferry send" (else ${DEFAULT_SERVER})
-  FERRY_STATE_DIR      where resume journals are kept (else $XDG_STATE_HOME/ferry or ~/.local/state/ferry)
+  FERRY_SERVER         default server of send, login, logout and whoami (else ${DEFAULT_SERVER})
+  FERRY_STATE_DIR      where resume journals, confirmed sender addresses and sign-ins are kept
+                       (else $XDG_STATE_HOME/ferry or ~/.local/state/ferry)
   FERRY_RETRY_SECONDS  how long to keep retrying while the server is unreachable (default 60)
   FERRY_DEBUG=1        print stack traces of errors`;
 
 /** Builds the `ferry` command; actions write through `io` and note the server they talk to in `context`. */
-export function buildProgram(io: CliIO, context: { server?: string } = {}): Command {
+export function buildProgram(io: CliIO, context: RunContext = {}): Command {
   const program = new Command('ferry')
     .description('Send and receive large files with a Ferry server.')
     .version(VERSION, '-V, --version', 'print the version and exit')
@@ -61,13 +79,22 @@ export function buildProgram(io: CliIO, context: { server?: string } = {}): Comm
 
   program
     .command('send')
-    .summary('upload files and folders as one transfer; print its download link')
+    .summary('upload files and folders as one transfer; print its link (or e-mail it with --to)')
     .description(
       'Upload files and folders as one transfer and print its download link (the only line on stdout).\n\n' +
+        'With --to (and --from, your address) the transfer is sent by e-mail: each recipient gets a personal ' +
+        'link, the printed link is yours, and stderr says how each e-mail was delivered.\n\n' +
+        'The first time you send from an address, the server e-mails a 6-digit code to it to check that it is ' +
+        'yours; the upload goes on meanwhile. ferry then asks for the code on the terminal, or reads one line ' +
+        'from stdin when stdin is not a terminal (echo 123456 | ferry send ...). No code at hand? The transfer ' +
+        'waits, uploaded, on the server: run the same command again with --verification-code CODE. Once ' +
+        'confirmed, the address is remembered (in the state folder) and later sends from it need no code.\n\n' +
         'Folders are sent recursively with their own name as the first path segment. Symbolic links inside ' +
         'them are not followed. Files the service refuses (e.g. .exe, .html) are skipped with a warning.\n\n' +
         'Interrupted (Ctrl-C, lost connection, server restart)? Run the same command again: it continues ' +
-        'the same transfer from where the server stopped.',
+        'the same transfer from where the server stopped.\n\n' +
+        "Signed in (ferry login) to the server, you send as yourself, within your plan's limits: --from may be " +
+        "left out (it is your account's address, which needs no code).",
     )
     .argument('<path...>', 'files and folders to send')
     .addOption(
@@ -84,17 +111,50 @@ export function buildProgram(io: CliIO, context: { server?: string } = {}): Comm
       positiveInteger,
     )
     .option('-n, --name <title>', 'title of the transfer')
-    .option('-m, --message <text>', 'message shown to recipients')
+    .option('-m, --message <text>', 'message shown to recipients (and written in their e-mail)')
+    .option(
+      '--to <email>',
+      'send by e-mail to this recipient (repeat it, or separate addresses with commas)',
+      collectEmails,
+    )
+    .option(
+      '--from <email>',
+      'your e-mail address (needed with --to unless signed in); confirmed by a code the first time',
+      emailAddress,
+    )
+    .option('--sender-name <name>', 'your name, shown to recipients')
+    .option(
+      '--verification-code <code>',
+      'the 6-digit code e-mailed to --from; on a second run, finishes the transfer the first run left waiting',
+      verificationCode,
+    )
+    .option(
+      '--resend-code',
+      'ask for a new code for the transfer waiting for one (the old code stops working)',
+    )
+    .option('--notify-downloads', 'e-mail you (--from) each time someone downloads (default with --to)')
+    .option('--no-notify-downloads', 'no e-mail when someone downloads')
+    .option('--no-reminder', 'do not remind recipients who have not downloaded before the transfer expires')
+    .option('--no-summary', 'no summary e-mail (with your link) once the transfer went out')
+    .option('--require-email', 'downloaders of the link must give their e-mail address first (not with --to)')
     .option('-q, --quiet', 'no progress or info lines on stderr (warnings and errors still)')
     .addHelpText(
       'after',
-      '\nExamples:\n  link=$(ferry send report.pdf photos/ --password s3cret --max-downloads 3)\n',
+      '\nExamples:\n' +
+        '  link=$(ferry send report.pdf photos/ --password s3cret --max-downloads 3)\n' +
+        '  ferry send report.pdf --to bob@example.com,carol@example.com --from ann@example.com\n' +
+        '  ferry send report.pdf --to bob@example.com --from ann@example.com --verification-code 123456\n' +
+        '\nExit codes: 0 sent; 2 the code confirming --from is missing or wrong (the transfer waits, uploaded:\n' +
+        '  run the same command again with --verification-code CODE), or a password problem; 1 anything else.\n' +
+        '  See ferry --help for the full list.\n',
     )
     .action(async (paths: string[], opts) => {
-      context.server = resolveServer(opts.server, io.env);
+      const server = resolveServer(opts.server, io.env);
+      context.server = server;
+      const record = await loadCredential(io, server, context);
       await runSend(
         paths,
-        { ...opts, server: resolveServer(opts.server, io.env), retryForMs: retryForMs(io.env) },
+        { ...opts, server, retryForMs: retryForMs(io.env), ...credentialOptions(record, context) },
         io,
       );
     });
@@ -108,9 +168,15 @@ export function buildProgram(io: CliIO, context: { server?: string } = {}): Comm
     )
     .argument(
       '<link>',
-      'download link: https://host/dl/<transferId> or https://host/dl/<transferId>/<fileId>',
+      'download link: https://host/dl/<transferId>, https://host/dl/<transferId>/<fileId>, or a personal link ' +
+        'from an e-mail (https://host/dl/<transferId>?userSecret=...; quote it in the shell)',
     )
     .option('-p, --password <password>', 'password of a protected transfer')
+    .option(
+      '--email <address>',
+      'your e-mail address, for a transfer whose sender asks who downloads (asked on a terminal otherwise)',
+      emailAddress,
+    )
     .option('-o, --out <dir>', 'folder to save into', '.')
     .option('--zip', 'download the whole transfer as one .zip file (counts as one download)')
     .option('-q, --quiet', 'no progress or info lines on stderr (warnings and errors still)')
@@ -120,7 +186,97 @@ export function buildProgram(io: CliIO, context: { server?: string } = {}): Comm
     )
     .action(async (link: string, opts) => {
       context.server = URL.canParse(link) ? new URL(link).origin : undefined;
-      await runGet(link, { ...opts, retryForMs: retryForMs(io.env) }, io);
+      let server: string | undefined;
+      try {
+        server = parseDownloadLink(link).server;
+      } catch {
+        server = undefined; // runGet says what is wrong with the link
+      }
+      const record = server ? await loadCredential(io, server, context) : null;
+      await runGet(
+        link,
+        { ...opts, retryForMs: retryForMs(io.env), ...credentialOptions(record, context) },
+        io,
+      );
+    });
+
+  const serverOption = () =>
+    new Option('-s, --server <url>', 'Ferry server (default: $FERRY_SERVER, else http://localhost:8080)');
+
+  program
+    .command('login')
+    .summary('sign in to a server; later send and get commands act as you')
+    .description(
+      'Sign in to a Ferry server and keep the credential (per server, in the state folder, readable by you ' +
+        'only). Later "ferry send" and "ferry get" to that server act as you: your plan\'s limits apply and ' +
+        'your transfers belong to your account.\n\n' +
+        'With --email and --password, ferry signs in and keeps a session of 14 days. What is not given is ' +
+        'asked on a terminal (the password without echo); without a terminal the password (or token) may be ' +
+        'piped into stdin as one line. An account with a second factor asks for its code on a terminal; ' +
+        'without one, sign in with a personal API token instead.\n\n' +
+        'With --token, ferry keeps a personal API token (fry_…, created in the web app under Account → ' +
+        'Integrations) after checking it with the server. "--token" without a value asks for it (or reads it ' +
+        'from stdin), keeping it out of the shell history.',
+    )
+    .addOption(serverOption())
+    .option('--email <address>', "your account's e-mail address", emailAddress)
+    .option('--password <password>', 'your password (asked without echo on a terminal if left out)')
+    .option('--token [token]', 'sign in with a personal API token instead (fry_…)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  ferry login --server https://ferry.example.com\n' +
+        '  ferry login --email ann@example.com --password "$FERRY_PASSWORD"\n' +
+        '  printf \'%s\\n\' "$FERRY_PASSWORD" | ferry login --email ann@example.com\n' +
+        '  ferry login --token fry_…\n' +
+        '\nPrints "Signed in as ann@example.com (PLAN)" on stderr.\n' +
+        'Exit codes: 0 signed in; 2 wrong e-mail or password, e-mail address not confirmed yet (check your\n' +
+        '  inbox), a second factor asked for without a terminal, a token the server refuses, or nothing to sign\n' +
+        '  in with; 1 anything else (unreachable, rate limited, no team licence left).\n',
+    )
+    .action(async (opts) => {
+      const server = resolveServer(opts.server, io.env);
+      context.server = server;
+      await runLogin({ ...opts, server, retryForMs: retryForMs(io.env) }, io);
+    });
+
+  program
+    .command('logout')
+    .summary('end the stored session on the server and forget it')
+    .description(
+      'End the session "ferry login" keeps for the server (on the server too) and forget it. A personal API ' +
+        'token is only forgotten here: it works until you revoke it in the web app.',
+    )
+    .addOption(serverOption())
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 signed out, or not signed in (it says so); 1 the server could not be told (the session\n' +
+        '  is forgotten here anyway and stays valid on the server until it expires).\n',
+    )
+    .action(async (opts) => {
+      const server = resolveServer(opts.server, io.env);
+      context.server = server;
+      await runLogout({ server, retryForMs: retryForMs(io.env) }, io);
+    });
+
+  program
+    .command('whoami')
+    .summary('print the signed-in account: "email plan"')
+    .description(
+      'Print the account "ferry login" signed in to the server, as the server sees it now: "email plan" ' +
+        '(e.g. "ann@example.com PREMIUM"), or with --json {"email": …, "planType": …, "uid": …}.',
+    )
+    .addOption(serverOption())
+    .option('--json', 'print {"email", "planType", "uid"} as JSON')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 signed in; 1 not signed in (a message on stderr, nothing on stdout); 2 the stored\n' +
+        '  session has ended (revoked or expired: "Your session has ended; run ferry login"); it is forgotten.\n',
+    )
+    .action(async (opts) => {
+      const server = resolveServer(opts.server, io.env);
+      context.server = server;
+      await runWhoami({ server, json: opts.json, retryForMs: retryForMs(io.env) }, io, context);
     });
 
   return program;
@@ -128,13 +284,14 @@ export function buildProgram(io: CliIO, context: { server?: string } = {}): Comm
 
 /** Runs `ferry` with `argv` (as process.argv: node, script, args…) and returns its exit code. */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
-  const context: { server?: string } = {};
+  const context: RunContext = {};
   const program = buildProgram(io, context);
   try {
     await program.parseAsync([...argv]);
     return ExitCode.OK;
-  } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode; // commander printed it already
+  } catch (thrown) {
+    if (thrown instanceof CommanderError) return thrown.exitCode; // commander printed it already
+    const error = (await sessionEnded(thrown, context.credential, io)) ?? thrown;
     if (io.signal.aborted) {
       io.stderr.write(
         `${io.stderr.isTTY ? '\n' : ''}ferry: interrupted; run the same command again to resume\n`,

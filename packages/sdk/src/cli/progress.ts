@@ -157,6 +157,11 @@ export class ProgressReporter {
     this.draw(true);
   }
 
+  /** Removes the bar until the next update, e.g. to ask a question on the terminal. */
+  clearBar(): void {
+    this.clear();
+  }
+
   /** Removes the bar for good. */
   finish(): void {
     this.clear();

@@ -6,22 +6,26 @@ import { FerryClient } from '../client.js';
 import { FerryApiError } from '../errors.js';
 import { sha256File } from '../node/hash.js';
 import { errorCodes, retryDelaysFor } from '../retry.js';
+import { currentAccount } from './auth.js';
+import { deliveryReport, waitForDeliveries } from './deliveries.js';
 import { CliError } from './exit-codes.js';
 import type { CliIO } from './io.js';
-import {
-  JournalStore,
-  optionsDigest,
-  type SendJournal,
-  type SendJournalFile,
-  sendJournalKey,
-  stateDir,
-} from './journal.js';
+import { JournalStore, type SendJournal, type SendJournalFile, sendJournalKey, stateDir } from './journal.js';
 import { pool } from './pool.js';
 import { ProgressReporter } from './progress.js';
+import { Asker } from './prompt.js';
+import {
+  checkEmailOptions,
+  type EmailOptions,
+  emailRequestFields,
+  sendOptionsDigest,
+} from './send-options.js';
+import { SenderTokenStore } from './sender-tokens.js';
+import { verifySenderAddress } from './verify.js';
 import { collectFiles, type LocalFile } from './walk.js';
 
 /** Options of `ferry send`. */
-export interface SendOptions {
+export interface SendOptions extends EmailOptions {
   server: string;
   password?: string;
   maxDownloads?: number;
@@ -33,6 +37,12 @@ export interface SendOptions {
   concurrency?: number;
   /** How long to keep retrying while the server is unreachable (default 60 s). */
   retryForMs?: number;
+  /** How long to wait for the recipients' e-mails to be delivered (S1), for the report (default 30 s). */
+  deliveryWaitMs?: number;
+  /** The credential `ferry login` stored for the server: the transfer is then made as that account. */
+  credential?: string;
+  /** Called when the server refuses the credential (the session has ended). */
+  onCredentialRejected?: () => void;
 }
 
 /** Pairs each local file with the server's file of the same relative path, name and size. */
@@ -58,6 +68,7 @@ function displayName(file: SendJournalFile): string {
 
 class SendRun {
   private readonly store: JournalStore<SendJournal>;
+  private readonly tokens: SenderTokenStore;
   private readonly client: FerryClient;
   private readonly ui: ProgressReporter;
   private readonly hashes = new Map<string, Promise<string>>();
@@ -73,25 +84,45 @@ class SendRun {
     this.ui = new ProgressReporter(io.stderr, { quiet: options.quiet });
     this.signal = AbortSignal.any([io.signal, this.stop.signal]);
     this.store = new JournalStore<SendJournal>(path.join(stateDir(io.env), 'uploads'));
+    this.tokens = new SenderTokenStore(stateDir(io.env));
     this.client = new FerryClient({
       server: options.server,
       retryForMs: options.retryForMs,
       onRetry: ({ delayMs }) =>
         this.ui.log(`ferry: ${this.client.server} unreachable, retrying in ${Math.ceil(delayMs / 1000)} s`),
+      credential: options.credential,
+      onCredentialRejected: options.onCredentialRejected,
     });
   }
 
   async run(paths: readonly string[]): Promise<void> {
+    const signedIn = this.client.credential !== undefined;
+    checkEmailOptions(this.options, { signedIn });
     const { files, skipped } = await collectFiles(paths);
     for (const s of skipped) this.ui.warn(`ferry: skipping ${s.path}: ${s.reason}`);
     if (files.length === 0) throw new CliError('nothing to send: no file is left after skipping');
+    // Signed in: make sure the session still holds before anything is created (an ended one is exit 2).
+    const account = signedIn ? await currentAccount(this.client, this.client.server) : null;
+    if (account && !this.options.quiet)
+      this.io.stderr.write(`ferry: sending as ${account.user.email} (${account.planType})\n`);
     await this.store.prune().catch(() => 0);
     const key = sendJournalKey(this.client.server, files);
-    const { name, message, password, maxDownloads, expiresInDays } = this.options;
-    const digest = optionsDigest({ name, message, password, maxDownloads, expiresInDays });
-    let journal = await this.resumable(key, digest);
-    if (journal === 'complete') return;
-    journal ??= await this.create(key, digest, files);
+    // A transfer started as someone else (or anonymously) is not continued as this account.
+    const digest = sendOptionsDigest({ ...this.options, account: account?.user.uid });
+    const resumed = await this.resumable(key, digest);
+    const journal = resumed?.journal ?? (await this.create(key, digest, files));
+    // Completed by an earlier run: its answer was lost, or it is waiting for the sender's code.
+    let summary = resumed && resumed.state.status !== 'UPLOADING' ? resumed.state : null;
+    summary ??= await this.uploadAll(journal);
+    summary = await this.verification(journal, summary);
+    this.cancelSave();
+    await this.store.remove(key);
+    this.printLink(summary.link, journal, summary);
+    if (summary.type === 'S1') await this.reportDeliveries(journal, summary);
+  }
+
+  /** Uploads what the server does not have yet and completes the transfer. */
+  private async uploadAll(journal: SendJournal): Promise<TransferSummary> {
     this.ui.setTotal(journal.files.reduce((sum, f) => sum + f.size, 0));
     const pending = journal.files.filter((f) => !f.uploaded);
     for (const file of journal.files) if (file.uploaded) this.ui.update(file.fileId, file.size);
@@ -100,19 +131,69 @@ class SendRun {
         `ferry: resuming transfer ${journal.transferId} (${journal.files.length - pending.length} of ${journal.files.length} files already uploaded)`,
       );
     }
-    const current = journal;
-    let done = false;
     try {
-      const summary = await this.uploadAndComplete(current);
-      done = true;
-      this.cancelSave();
-      this.ui.finish();
-      await this.store.remove(key);
-      this.printLink(summary.link, current, summary);
+      return await this.uploadAndComplete(journal);
     } finally {
       this.ui.finish();
-      if (!done) await this.flush(current).catch(() => undefined);
+      await this.flush(journal).catch(() => undefined);
     }
+  }
+
+  /**
+   * When the server waits for the sender's code, gets it (flag, terminal or stdin) and confirms the address,
+   * keeping the token for later sends. Without a right code this throws and the journal stays, so running the
+   * same command again (with --verification-code) finishes the transfer.
+   */
+  private async verification(journal: SendJournal, summary: TransferSummary): Promise<TransferSummary> {
+    if (summary.senderVerification !== 'pending') return summary;
+    const email = this.options.from ?? summary.senderEmail ?? 'your address';
+    const asker = new Asker(this.io);
+    try {
+      const verified = await verifySenderAddress({
+        client: this.client,
+        transferId: journal.transferId,
+        uploadToken: journal.uploadToken,
+        email,
+        code: this.options.verificationCode,
+        resend: this.options.resendCode,
+        asker,
+        log: (line) => this.ui.log(line),
+        warn: (line) => this.ui.warn(line),
+      });
+      if (!verified) return await this.client.getUploadState(journal.transferId, journal.uploadToken);
+      await this.tokens
+        .put(this.client.server, email, verified.senderVerificationToken, verified.expiresAt)
+        .catch((error: Error) =>
+          this.ui.warn(`ferry: could not remember the verification of ${email}: ${error.message}`),
+        );
+      this.ui.log(`ferry: ${email} is confirmed; later sends from it need no code`);
+      return verified.transfer;
+    } finally {
+      asker.close();
+    }
+  }
+
+  /** S1: waits (a while) for the recipients' e-mails to be delivered and says how each went, on stderr. */
+  private async reportDeliveries(journal: SendJournal, first: TransferSummary): Promise<void> {
+    let result: Awaited<ReturnType<typeof waitForDeliveries>>;
+    try {
+      result = await waitForDeliveries(
+        first,
+        () => this.client.getUploadState(journal.transferId, journal.uploadToken),
+        { timeoutMs: this.options.deliveryWaitMs ?? 30_000, signal: this.io.signal },
+      );
+    } catch (error) {
+      // Ctrl-C while waiting only stops the wait: the transfer is sent and its link printed.
+      if (this.io.signal.aborted) return;
+      throw error;
+    }
+    const { summary, error } = result;
+    for (const { line, warning } of deliveryReport(summary)) {
+      if (warning) this.ui.warn(line);
+      else this.ui.log(line);
+    }
+    if (error)
+      this.ui.warn(`ferry: could not check the deliveries: ${(error as Error).message ?? String(error)}`);
   }
 
   /**
@@ -164,7 +245,10 @@ class SendRun {
   }
 
   /** The journal of an interrupted send of the same files, if the server can still continue it. */
-  private async resumable(key: string, digest: string): Promise<SendJournal | 'complete' | null> {
+  private async resumable(
+    key: string,
+    digest: string,
+  ): Promise<{ journal: SendJournal; state: TransferSummary } | null> {
     const journal = await this.store.load(key);
     if (!journal) return null;
     const warn = (line: string) => this.ui.warn(line);
@@ -190,28 +274,35 @@ class SendRun {
       await this.store.remove(key);
       return null;
     }
-    if (state.status !== 'UPLOADING') {
-      // Completed by an earlier run whose answer was lost.
-      await this.store.remove(key);
-      this.printLink(state.link, journal, state);
-      return 'complete';
-    }
     const uploaded = new Set(state.files.filter((f) => f.uploaded).map((f) => f.id));
     for (const file of journal.files) file.uploaded = uploaded.has(file.fileId);
-    return journal;
+    return { journal, state };
   }
 
   private async create(key: string, digest: string, files: LocalFile[]): Promise<SendJournal> {
     const o = this.options;
+    const savedToken = o.from ? await this.tokens.get(this.client.server, o.from) : undefined;
     const created = await this.client.createTransfer({
-      type: 'S2',
+      ...emailRequestFields(o),
       name: o.name,
       message: o.message,
       password: o.password,
       expiresInDays: o.expiresInDays,
       maxDownloads: o.maxDownloads,
+      senderVerificationToken: savedToken,
       files: files.map((f) => ({ name: f.name, size: f.size, relativePath: f.relativePath })),
     });
+    if (created.senderVerification === 'pending' && o.from) {
+      // Written directly: the progress bar is not drawn yet (ui.log would draw an empty one).
+      const info = (line: string) => (o.quiet ? undefined : this.io.stderr.write(`${line}\n`));
+      if (savedToken) {
+        await this.tokens.remove(this.client.server, o.from);
+        info(`ferry: the saved confirmation of ${o.from} is no longer valid`);
+      }
+      info(
+        `ferry: a 6-digit code was sent to ${o.from} to confirm it is yours; the upload goes on meanwhile`,
+      );
+    }
     const ids = matchServerFiles(files, created.files);
     const journal: SendJournal = {
       version: 1,

@@ -1,0 +1,149 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { optionsDigest } from './journal.js';
+import { buildProgram } from './main.js';
+import {
+  checkEmailOptions,
+  collectEmails,
+  emailAddress,
+  emailRequestFields,
+  sendOptionsDigest,
+  verificationCode,
+} from './send-options.js';
+import { normalizeCode } from './verify.js';
+
+/** The options `ferry send ARGS…` hands to runSend, parsed by the real program (the action is not run). */
+function parseSend(args: string[]): Record<string, unknown> {
+  let stderr = '';
+  const program = buildProgram({
+    stdout: { write: () => true },
+    stderr: { write: (s: string) => (stderr += s) },
+    env: {},
+    signal: new AbortController().signal,
+    stdin: new PassThrough(),
+  });
+  const send = program.commands.find((c) => c.name() === 'send')!;
+  send.action(() => undefined);
+  try {
+    program.parse(['node', 'ferry', 'send', 'a.txt', ...args]);
+  } catch (error) {
+    throw new Error(stderr || String(error));
+  }
+  return send.opts();
+}
+
+describe('ferry send e-mail options', () => {
+  it('collects --to repeated and comma-separated, trimming spaces', () => {
+    const opts = parseSend([
+      '--to',
+      'bob@example.com',
+      '--to',
+      'carol@example.com, dan@example.com,',
+      '--from',
+      'ann@example.com',
+      '--sender-name',
+      'Ann',
+    ]);
+    expect(opts.to).toEqual(['bob@example.com', 'carol@example.com', 'dan@example.com']);
+    expect(opts.from).toBe('ann@example.com');
+    expect(opts.senderName).toBe('Ann');
+  });
+
+  it('refuses an address that is not one, and a code that is not six digits', () => {
+    expect(() => parseSend(['--to', 'bob@'])).toThrow('"bob@" is not an e-mail address.');
+    expect(() => parseSend(['--from', 'ann'])).toThrow('"ann" is not an e-mail address.');
+    expect(() => parseSend(['--verification-code', '12345'])).toThrow('expected the 6-digit code');
+    expect(parseSend(['--verification-code', '123 456']).verificationCode).toBe('123456');
+  });
+
+  it('leaves notification flags unset unless given', () => {
+    const plain = parseSend([]);
+    expect(plain.notifyDownloads).toBeUndefined();
+    expect(plain.reminder).toBe(true);
+    expect(plain.summary).toBe(true);
+    expect(plain.requireEmail).toBeUndefined();
+    expect(parseSend(['--notify-downloads']).notifyDownloads).toBe(true);
+    expect(parseSend(['--no-notify-downloads']).notifyDownloads).toBe(false);
+    expect(parseSend(['--no-reminder', '--no-summary', '--require-email'])).toMatchObject({
+      reminder: false,
+      summary: false,
+      requireEmail: true,
+    });
+  });
+
+  it('maps the options onto the create request: S1 with --to, S2 without', () => {
+    expect(
+      emailRequestFields({
+        to: ['bob@example.com'],
+        from: 'ann@example.com',
+        notifyDownloads: false,
+        reminder: false,
+        summary: true,
+      }),
+    ).toEqual({
+      type: 'S1',
+      recipients: ['bob@example.com'],
+      senderEmail: 'ann@example.com',
+      senderName: undefined,
+      downloadConfirmation: false,
+      expiryReminder: false,
+      summary: undefined,
+      forceEmailWhenDownloadS2: undefined,
+    });
+    expect(emailRequestFields({ requireEmail: true, reminder: true })).toMatchObject({
+      type: 'S2',
+      recipients: undefined,
+      expiryReminder: undefined,
+      forceEmailWhenDownloadS2: true,
+    });
+  });
+
+  it('refuses combinations that cannot work, before uploading', () => {
+    expect(() => checkEmailOptions({ to: ['b@x.io'] })).toThrow('--to needs --from');
+    // Signed in, the server sends from the account's address.
+    expect(() => checkEmailOptions({ to: ['b@x.io'] }, { signedIn: true })).not.toThrow();
+    expect(() => checkEmailOptions({ to: ['b@x.io'], from: 'a@x.io', requireEmail: true })).toThrow(
+      '--require-email is for link transfers',
+    );
+    expect(() => checkEmailOptions({ verificationCode: '123456', notifyDownloads: true })).toThrow(
+      '--verification-code, --notify-downloads needs --from',
+    );
+    expect(() =>
+      checkEmailOptions({ to: ['b@x.io'], from: 'a@x.io', verificationCode: '123456' }),
+    ).not.toThrow();
+    expect(() => checkEmailOptions({ requireEmail: true, notifyDownloads: false })).not.toThrow();
+  });
+
+  it('digests the options so that code flags do not count and an old link transfer still resumes', () => {
+    const base = { name: 'N', password: 'p' };
+    expect(sendOptionsDigest(base)).toBe(
+      optionsDigest({
+        name: 'N',
+        message: undefined,
+        password: 'p',
+        maxDownloads: undefined,
+        expiresInDays: undefined,
+      }),
+    );
+    const s1 = { ...base, to: ['Bob@example.com'], from: 'ann@example.com' };
+    expect(sendOptionsDigest({ ...s1, verificationCode: '123456', resendCode: true })).toBe(
+      sendOptionsDigest(s1),
+    );
+    expect(sendOptionsDigest({ ...s1, to: ['bob@example.com'] })).toBe(sendOptionsDigest(s1));
+    expect(sendOptionsDigest({ ...s1, to: ['carol@example.com'] })).not.toBe(sendOptionsDigest(s1));
+    expect(sendOptionsDigest({ ...s1, reminder: false })).not.toBe(sendOptionsDigest(s1));
+    expect(sendOptionsDigest({ ...s1, reminder: true })).toBe(sendOptionsDigest(s1));
+    // A send started as one account (or anonymously) is not continued as another.
+    expect(sendOptionsDigest({ ...s1, account: undefined })).toBe(sendOptionsDigest(s1));
+    expect(sendOptionsDigest({ ...s1, account: 'u1' })).not.toBe(sendOptionsDigest(s1));
+    expect(sendOptionsDigest({ ...s1, account: 'u1' })).not.toBe(sendOptionsDigest({ ...s1, account: 'u2' }));
+  });
+
+  it('parses single values', () => {
+    expect(collectEmails('a@x.io', undefined)).toEqual(['a@x.io']);
+    expect(() => collectEmails(' , ', undefined)).toThrow('expected an e-mail address');
+    expect(emailAddress(' a@x.io ')).toBe('a@x.io');
+    expect(verificationCode('123-456')).toBe('123456');
+    expect(normalizeCode('12345a')).toBeNull();
+  });
+});

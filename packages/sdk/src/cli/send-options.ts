@@ -1,0 +1,133 @@
+import { Email, type TransferCreateRequest } from '@ferry/core';
+import { InvalidArgumentError } from 'commander';
+import { CliError } from './exit-codes.js';
+import { optionsDigest } from './journal.js';
+import { normalizeCode } from './verify.js';
+
+/** The e-mail options of `ferry send` (S1, and the notifications of either type). */
+export interface EmailOptions {
+  /** `--to`: recipients; given, the transfer is sent by e-mail (S1). */
+  to?: string[];
+  /** `--from`: the sender's address. */
+  from?: string;
+  senderName?: string;
+  /** `--verification-code`: the code mailed to `from`. */
+  verificationCode?: string;
+  /** `--resend-code`: ask for a new code. */
+  resendCode?: boolean;
+  /** `--notify-downloads` (true) / `--no-notify-downloads` (false); unset: the server's default. */
+  notifyDownloads?: boolean;
+  /** false with `--no-reminder`. */
+  reminder?: boolean;
+  /** false with `--no-summary`. */
+  summary?: boolean;
+  /** `--require-email` (S2). */
+  requireEmail?: boolean;
+}
+
+/** commander parser of a repeatable `--to`: each value may hold several addresses separated by commas. */
+export function collectEmails(value: string, previous: string[] | undefined): string[] {
+  const parts = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  if (parts.length === 0) throw new InvalidArgumentError('expected an e-mail address.');
+  for (const part of parts) {
+    if (!Email.safeParse(part).success) throw new InvalidArgumentError(`"${part}" is not an e-mail address.`);
+  }
+  return [...(previous ?? []), ...parts];
+}
+
+/** commander parser of `--from` and `--email`. */
+export function emailAddress(value: string): string {
+  const parsed = Email.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(`"${value}" is not an e-mail address.`);
+  return parsed.data;
+}
+
+/** commander parser of `--verification-code`. */
+export function verificationCode(value: string): string {
+  const code = normalizeCode(value);
+  if (code === null) throw new InvalidArgumentError('expected the 6-digit code from the e-mail.');
+  return code;
+}
+
+/**
+ * Refuses combinations that cannot mean what the user wants, before anything is uploaded. Signed in, --to needs
+ * no --from: the server sends from the account's address.
+ */
+export function checkEmailOptions(o: EmailOptions, context: { signedIn?: boolean } = {}): void {
+  const byEmail = (o.to?.length ?? 0) > 0;
+  if (byEmail && !o.from && !context.signedIn)
+    throw new CliError(
+      '--to needs --from <your e-mail address> (or sign in with ferry login): recipients are told who sent the files',
+    );
+  if (byEmail && o.requireEmail)
+    throw new CliError('--require-email is for link transfers: recipients of --to get personal links');
+  if (!o.from) {
+    const needsFrom = [
+      o.verificationCode !== undefined && '--verification-code',
+      o.resendCode && '--resend-code',
+      o.notifyDownloads && '--notify-downloads',
+    ].filter(Boolean);
+    if (needsFrom.length > 0)
+      throw new CliError(`${needsFrom.join(', ')} needs --from <your e-mail address>`);
+  }
+}
+
+/** The fields of the create request that come from the e-mail options. */
+export function emailRequestFields(
+  o: EmailOptions,
+): Pick<
+  TransferCreateRequest,
+  | 'type'
+  | 'recipients'
+  | 'senderEmail'
+  | 'senderName'
+  | 'downloadConfirmation'
+  | 'expiryReminder'
+  | 'summary'
+  | 'forceEmailWhenDownloadS2'
+> {
+  const byEmail = (o.to?.length ?? 0) > 0;
+  return {
+    type: byEmail ? 'S1' : 'S2',
+    recipients: byEmail ? o.to : undefined,
+    senderEmail: o.from,
+    senderName: o.senderName,
+    downloadConfirmation: o.notifyDownloads,
+    expiryReminder: o.reminder === false ? false : undefined,
+    summary: o.summary === false ? false : undefined,
+    forceEmailWhenDownloadS2: o.requireEmail ? true : undefined,
+  };
+}
+
+/**
+ * The digest of the options a transfer is created with. The e-mail options count only when set, so that a link
+ * transfer interrupted by an older `ferry` still resumes; the code options never count (a second run adds them).
+ */
+export function sendOptionsDigest(
+  o: EmailOptions & {
+    name?: string;
+    message?: string;
+    password?: string;
+    maxDownloads?: number;
+    expiresInDays?: number;
+    /** The signed-in account's uid (counts only when set). */
+    account?: string;
+  },
+): string {
+  const { name, message, password, maxDownloads, expiresInDays } = o;
+  const email: Record<string, unknown> = {
+    to: o.to?.map((t) => t.toLowerCase()),
+    from: o.from?.toLowerCase(),
+    senderName: o.senderName,
+    notifyDownloads: o.notifyDownloads,
+    reminder: o.reminder === false ? false : undefined,
+    summary: o.summary === false ? false : undefined,
+    requireEmail: o.requireEmail ? true : undefined,
+    account: o.account,
+  };
+  for (const k of Object.keys(email)) if (email[k] === undefined) delete email[k];
+  return optionsDigest({ name, message, password, maxDownloads, expiresInDays, ...email });
+}
