@@ -7,6 +7,8 @@ import './styles/layout.css';
 import './styles/components.css';
 import './styles/uploader.css';
 import './styles/downloader.css';
+import './styles/s1.css';
+import './styles/auth.css';
 
 initI18n();
 

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { RequireAuth } from './features/auth/require-auth';
 import { RootLayout } from './routes/root-layout';
 import { RouteError } from './routes/route-error';
 
@@ -27,6 +28,26 @@ export const routes: RouteObject[] = [
           { path: 'dl/:transferId/:fileId', ...page(() => import('./routes/download.route')) },
           { path: 'd/expired', ...page(() => import('./routes/expired.route')) },
           { path: 'd/notfound', ...page(() => import('./routes/transfer-not-found.route')) },
+          { path: 'unsubscribe', ...page(() => import('./routes/unsubscribe.route')) },
+          // Accounts (spec §2). /register/enterprise is not served yet.
+          { path: 'signin', ...page(() => import('./routes/signin.route')) },
+          { path: 'register', ...page(() => import('./routes/register.route')) },
+          { path: 'verify-email', ...page(() => import('./routes/verify-email.route')) },
+          { path: 'forgot-password', ...page(() => import('./routes/forgot-password.route')) },
+          { path: 'reset-password', ...page(() => import('./routes/reset-password.route')) },
+          {
+            // Spec §2/§6: pages under /account and /dashboard need sign-in.
+            element: <RequireAuth />,
+            children: [
+              { path: 'account', element: <Navigate to="/account/profile" replace /> },
+              { path: 'account/profile', ...page(() => import('./routes/account-profile.route')) },
+              { path: 'account/security', ...page(() => import('./routes/account-security.route')) },
+              { path: 'account/integrations', ...page(() => import('./routes/account-integrations.route')) },
+              { path: 'account/*', ...page(() => import('./routes/not-found.route')) },
+              { path: 'dashboard', ...page(() => import('./routes/dashboard.route')) },
+              { path: 'dashboard/*', ...page(() => import('./routes/dashboard.route')) },
+            ],
+          },
           { path: '*', ...page(() => import('./routes/not-found.route')) },
         ],
       },

@@ -9,8 +9,16 @@ import fr from './locales/fr.json';
 export const UI_LOCALES = ['en', 'fr'] as const;
 export type UiLocale = (typeof UI_LOCALES)[number];
 export const FALLBACK_LOCALE: UiLocale = 'en';
-/** Namespaces as the spec names them (uploader:…, downloader:…), plus common and errors. */
-export const NAMESPACES = ['common', 'uploader', 'downloader', 'errors'] as const;
+/** Namespaces as the spec names them (uploader:…, downloader:…), plus common, notifications, auth, account and errors. */
+export const NAMESPACES = [
+  'common',
+  'uploader',
+  'downloader',
+  'notifications',
+  'auth',
+  'account',
+  'errors',
+] as const;
 export const LOCALE_STORAGE_KEY = 'ferry.locale';
 
 export const resources = { en, fr } as const;

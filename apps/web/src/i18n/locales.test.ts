@@ -1,4 +1,4 @@
-import { APP_ERROR_STATUS, LimitError } from '@ferry/core';
+import { APP_ERROR_STATUS, BILLING_FREQUENCIES, ChosenPlan, LimitError, PLAN_TYPES } from '@ferry/core';
 import { describe, expect, it } from 'vitest';
 import en from './locales/en.json';
 import fr from './locales/fr.json';
@@ -102,12 +102,26 @@ describe('translations', () => {
     const used = new Set<string>();
     expect(Object.keys(sources).length).toBeGreaterThan(30);
     for (const text of Object.values(sources)) {
-      for (const match of text.matchAll(/['"`]((?:common|uploader|downloader|errors):[\w.]+)['"`]/g)) {
+      for (const match of text.matchAll(
+        /['"`]((?:common|uploader|downloader|notifications|auth|account|errors):[\w.]+)['"`]/g,
+      )) {
         used.add(match[1] as string);
       }
     }
     expect(used.size).toBeGreaterThan(50);
     const missing = [...used].filter((key) => !exists(enTree, key) || !exists(frTree, key));
+    expect(missing).toEqual([]);
+  });
+
+  it('has the keys the account pages build from enums (plans, billing frequencies, strengths, sections)', () => {
+    const built = [
+      ...PLAN_TYPES.map((plan) => `auth:plan_${plan}`),
+      ...ChosenPlan.shape.type.options.map((code) => `auth:plan_code_${code}`),
+      ...BILLING_FREQUENCIES.map((frequency) => `auth:frequency_${frequency}`),
+      ...['empty', 'too_short', 'weak', 'fair', 'good', 'strong'].map((s) => `auth:strength_${s}`),
+      ...['profile', 'security', 'integrations'].map((s) => `account:nav_${s}`),
+    ];
+    const missing = built.filter((key) => !exists(enTree, key) || !exists(frTree, key));
     expect(missing).toEqual([]);
   });
 });

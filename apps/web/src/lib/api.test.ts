@@ -1,6 +1,7 @@
 import { TransferSummary } from '@ferry/core';
 import i18next from 'i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { transferSummary } from '../test/fixtures';
 import {
   ApiError,
   apiRequest,
@@ -114,16 +115,7 @@ describe('apiRequest', () => {
   });
 
   it('sends JSON under /api and validates the answer with the schema', async () => {
-    const summary = {
-      transferId: 'AbCdEfGhIjKlMnOp',
-      type: 'S2',
-      status: 'ENABLED',
-      name: null,
-      link: '/dl/AbCdEfGhIjKlMnOp',
-      expiresAt: '2030-01-01T00:00:00.000Z',
-      totalSize: 3,
-      files: [],
-    };
+    const summary = transferSummary({ totalSize: 3 });
     const fetchMock = vi.fn(async () => new Response(JSON.stringify(summary), { status: 200 }));
     vi.stubGlobal('fetch', fetchMock);
     const result = await apiRequest('/transfer/x', {

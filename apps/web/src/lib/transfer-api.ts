@@ -2,9 +2,12 @@ import {
   CheckPasswordResponse,
   DownloadInfo,
   DownloadLinkResponse,
+  SenderVerificationResendResponse,
+  SenderVerificationResponse,
   type TransferCreateRequest,
   TransferCreateResponse,
   TransferSummary,
+  UnsubscribeResponse,
 } from '@ferry/core';
 import { apiRequest } from './api';
 
@@ -39,9 +42,46 @@ export function getUploadState(transferId: string, uploadToken: string): Promise
   });
 }
 
+/** Proves the sender's e-mail address with the 6-digit code mailed to it (S1, or S2 with notifications). */
+export function verifySender(
+  transferId: string,
+  uploadToken: string,
+  code: string,
+): Promise<SenderVerificationResponse> {
+  return apiRequest(`/transfer/transfers/${encodeURIComponent(transferId)}/sender-verification`, {
+    method: 'POST',
+    headers: { 'X-Upload-Token': uploadToken },
+    body: { code },
+    schema: SenderVerificationResponse,
+  });
+}
+
+/** Mails a new code (the old one stops working); 429 RATE_LIMITED with Retry-After when asked too soon. */
+export function resendSenderCode(
+  transferId: string,
+  uploadToken: string,
+): Promise<SenderVerificationResendResponse> {
+  return apiRequest(`/transfer/transfers/${encodeURIComponent(transferId)}/sender-verification/resend`, {
+    method: 'POST',
+    headers: { 'X-Upload-Token': uploadToken },
+    schema: SenderVerificationResendResponse,
+  });
+}
+
+/** Turns off what a notification mail's "Turn off these e-mails" link stands for (never done on GET alone). */
+export function unsubscribe(token: string): Promise<UnsubscribeResponse> {
+  return apiRequest('/transfer/notifications/unsubscribe', {
+    method: 'POST',
+    query: { token },
+    schema: UnsubscribeResponse,
+  });
+}
+
 export interface DownloadAccess {
   transferId: string;
   password?: string;
+  /** A recipient's personal secret from their link (`/dl/{id}?userSecret=…`). */
+  userSecret?: string;
 }
 
 export function getDownloadInfo(access: DownloadAccess, signal?: AbortSignal): Promise<DownloadInfo> {
@@ -61,7 +101,13 @@ export function checkDownloadPassword(transferId: string, password: string): Pro
  * share a `browserCode`, so the server counts them together as one download (spec §3 download request).
  */
 export function getDownloadLink(
-  access: DownloadAccess & { fileId?: string; browserCode?: string; orderId?: string },
+  access: DownloadAccess & {
+    fileId?: string;
+    browserCode?: string;
+    orderId?: string;
+    /** Required when the transfer's `downloaderEmailRequired` is set (else 401 DOWNLOADER_EMAIL_REQUIRED). */
+    downloaderEmail?: string;
+  },
 ): Promise<DownloadLinkResponse> {
   return apiRequest('/transfer/downloads/link', { query: { ...access }, schema: DownloadLinkResponse });
 }

@@ -2,11 +2,16 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
 import { LogoMark } from '../components/icons';
 import { LanguageSwitcher } from '../components/language-switcher';
+import { SignBackInDialog } from '../features/auth/sign-back-in-dialog';
+import { UserMenu } from '../features/auth/user-menu';
 import { ToastArea } from '../features/toasts/toast-area';
 import { useScrollToTop } from '../hooks/use-scroll-to-top';
 import { PRODUCT_NAME } from '../lib/config';
 
-/** Frame of every page: header (brand, language), the routed page, footer, and the toast area. */
+/**
+ * Frame of every page: header (brand, language, sign-in link or user menu), the routed page, footer, the toast
+ * area and the sign-back-in prompt.
+ */
 export function RootLayout() {
   const { t } = useTranslation();
   useScrollToTop();
@@ -20,7 +25,10 @@ export function RootLayout() {
           <LogoMark className="brand-mark" />
           <span className="brand-name">{PRODUCT_NAME}</span>
         </Link>
-        <LanguageSwitcher />
+        <div className="header-actions">
+          <LanguageSwitcher />
+          <UserMenu />
+        </div>
       </header>
       <main id="main" className="app-main" tabIndex={-1}>
         <Outlet />
@@ -29,6 +37,7 @@ export function RootLayout() {
         <p>{t('common:footer', { product: PRODUCT_NAME, year: new Date().getFullYear() })}</p>
       </footer>
       <ToastArea />
+      <SignBackInDialog />
     </div>
   );
 }

@@ -46,3 +46,30 @@ export async function flush(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 0));
   });
 }
+
+/** Types a value into an input or textarea the way React sees it (value setter, then an input event). */
+export async function typeInto(
+  element: HTMLInputElement | HTMLTextAreaElement,
+  value: string,
+): Promise<void> {
+  const proto =
+    element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(proto, 'value')?.set?.call(element, value);
+  await act(async () => {
+    element.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+
+/** Lets fetch mocks answer and React re-render, several rounds (a chain of calls). */
+export async function settle(rounds = 5): Promise<void> {
+  for (let i = 0; i < rounds; i++) await flush();
+}
+
+/** Waits (real timers) until `probe` is true, flushing React in between. */
+export async function until(probe: () => boolean, what = 'a condition', timeoutMs = 2000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await flush();
+  }
+}

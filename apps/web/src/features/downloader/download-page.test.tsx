@@ -32,6 +32,8 @@ const unlocked: DownloadInfo = {
     },
     { id: 'FILE02', name: 'notes.txt', relativePath: null, size: 1_000_000, sha256: null, uploaded: true },
   ],
+  downloaderEmailRequired: false,
+  recipientEmail: null,
 };
 const locked: DownloadInfo = { ...unlocked, locked: true, files: [] };
 
@@ -53,6 +55,7 @@ function serve(handler: Handler) {
 describe('download page', () => {
   let view: Rendered;
   afterEach(async () => {
+    sessionStorage.clear();
     await view?.unmount();
     vi.unstubAllGlobals();
     vi.restoreAllMocks();
@@ -179,5 +182,117 @@ describe('download page', () => {
     await flush();
     expect(view.container.querySelector('[data-testid="at-notfound"]')).not.toBeNull();
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("passes a recipient's userSecret to the info and every link call, and greets them", async () => {
+    const fetchMock = serve((url) => {
+      if (url.pathname.endsWith('/info'))
+        return json({
+          ...unlocked,
+          passwordProtected: false,
+          recipientEmail: url.searchParams.get('userSecret') === 's3cr3t' ? 'ann@example.com' : null,
+        });
+      if (url.pathname.endsWith('/link'))
+        return json({
+          url: '/blob/1',
+          fileName: 'a.zip',
+          size: 1,
+          sha256: null,
+          expiresAt: '2030-01-01T00:00:00Z',
+        });
+      return new Response('', { status: 500 });
+    });
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    view = await render(harness(<DownloadPage />, `/dl/${ID}?userSecret=s3cr3t`, PATTERN).ui);
+    await flush();
+    const root = view.container;
+    expect(byTestId(root, 'recipient-greeting').textContent).toBe('Sent to you, ann@example.com');
+    const infoUrl = new URL(String(fetchMock.mock.calls[0]?.[0]), 'http://x');
+    expect(infoUrl.searchParams.get('userSecret')).toBe('s3cr3t');
+
+    await click(byTestId(root, 'download-file-FILE02'));
+    await flush();
+    await click(byTestId(root, 'download-all'));
+    await flush();
+    const links = fetchMock.mock.calls
+      .map(([u]) => new URL(String(u), 'http://x'))
+      .filter((u) => u.pathname.endsWith('/link'));
+    expect(links).toHaveLength(2);
+    for (const link of links) {
+      expect(link.searchParams.get('userSecret')).toBe('s3cr3t');
+      // A recipient's link says who downloads: no e-mail is asked for or sent.
+      expect(link.searchParams.has('downloaderEmail')).toBe(false);
+    }
+  });
+
+  it("asks for the downloader's e-mail before any download when the sender wants it", async () => {
+    const fetchMock = serve((url) => {
+      if (url.pathname.endsWith('/info'))
+        return json({ ...unlocked, passwordProtected: false, downloaderEmailRequired: true });
+      if (url.pathname.endsWith('/link')) {
+        if (!url.searchParams.get('downloaderEmail')) return coded(401, 'DOWNLOADER_EMAIL_REQUIRED');
+        return json({
+          url: '/blob/1',
+          fileName: 'notes.txt',
+          size: 1,
+          sha256: null,
+          expiresAt: '2030-01-01T00:00:00Z',
+        });
+      }
+      return new Response('', { status: 500 });
+    });
+    const clicks = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    view = await render(harness(<DownloadPage />, `/dl/${ID}`, PATTERN).ui);
+    await flush();
+    const root = view.container;
+    expect(byTestId(root, 'downloader-email-form')).toBeTruthy();
+    expect(byTestId<HTMLButtonElement>(root, 'download-all').disabled).toBe(true);
+    expect(byTestId<HTMLButtonElement>(root, 'download-file-FILE02').disabled).toBe(true);
+
+    const input = byTestId<HTMLInputElement>(root, 'downloader-email');
+    const submitWith = async (value: string) => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, value);
+      await act(async () => input.dispatchEvent(new Event('input', { bubbles: true })));
+      await click(byTestId(root, 'downloader-email-submit'));
+    };
+    await submitWith('not an address');
+    expect(byTestId(root, 'downloader-email-error').textContent).toBe('Enter a valid e-mail address.');
+    expect(byTestId<HTMLButtonElement>(root, 'download-all').disabled).toBe(true);
+
+    await submitWith(' dora@example.com ');
+    expect(root.querySelector('[data-testid="downloader-email-form"]')).toBeNull();
+    expect(byTestId(root, 'downloading-as').textContent).toContain('Downloading as dora@example.com');
+    // Remembered for the visit: a reload of the tab does not ask again.
+    expect(JSON.parse(sessionStorage.getItem('ferry.downloaderEmail') ?? 'null')).toBe('dora@example.com');
+
+    await click(byTestId(root, 'download-file-FILE02'));
+    await flush();
+    const link = fetchMock.mock.calls
+      .map(([u]) => new URL(String(u), 'http://x'))
+      .find((u) => u.pathname.endsWith('/link'));
+    expect(link?.searchParams.get('downloaderEmail')).toBe('dora@example.com');
+    expect(clicks).toHaveBeenCalledOnce();
+  });
+
+  it('asks again when the server refuses the download without an e-mail (401)', async () => {
+    sessionStorage.setItem('ferry.downloaderEmail', JSON.stringify('old@example.com'));
+    serve((url) => {
+      if (url.pathname.endsWith('/info'))
+        return json({ ...unlocked, passwordProtected: false, downloaderEmailRequired: true });
+      return coded(401, 'DOWNLOADER_EMAIL_REQUIRED');
+    });
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    view = await render(harness(<DownloadPage />, `/dl/${ID}`, PATTERN).ui);
+    await flush();
+    const root = view.container;
+    expect(byTestId(root, 'downloading-as').textContent).toContain('old@example.com');
+    await click(byTestId(root, 'download-all'));
+    await flush();
+    expect(byTestId(root, 'downloader-email-error').textContent).toBe(
+      'Enter your e-mail address to download these files.',
+    );
+    expect(toastTexts(root)).toContain('Enter your e-mail address to download these files.');
+    expect(sessionStorage.getItem('ferry.downloaderEmail')).toBeNull();
+    expect(byTestId<HTMLButtonElement>(root, 'download-all').disabled).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { type DownloadInfo, formatSize, type TransferFile, TransferId } from '@f
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useParams } from 'react-router';
+import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ClockIcon, DownloadIcon } from '../../components/icons';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { ApiError } from '../../lib/api';
@@ -13,6 +13,12 @@ import { getDownloadInfo, getDownloadLink } from '../../lib/transfer-api';
 import { useToast } from '../toasts/toast-context';
 import { downloadErrorRoute, downloadNoticeKey, needsPassword } from './download-errors';
 import { DownloadFileList } from './download-file-list';
+import {
+  DownloaderEmailForm,
+  loadDownloaderEmail,
+  needsDownloaderEmail,
+  saveDownloaderEmail,
+} from './downloader-email';
 import { PasswordForm } from './password-form';
 
 /** One code per page visit: every download started from this visit counts as one download of the transfer. */
@@ -30,11 +36,13 @@ const NOT_READY = new Set<DownloadInfo['status']>([
 function TransferDetails({
   info,
   password,
+  userSecret,
   highlightedId,
   onPasswordRejected,
 }: {
   info: DownloadInfo;
   password: string | undefined;
+  userSecret: string | undefined;
   highlightedId: string | undefined;
   onPasswordRejected: () => void;
 }) {
@@ -45,10 +53,25 @@ function TransferDetails({
   const queryClient = useQueryClient();
   // 'all' while the ZIP link is fetched, a file id while that file's link is.
   const [busy, setBusy] = useState<string | null>(null);
+  const [downloaderEmail, setDownloaderEmail] = useState<string | null>(loadDownloaderEmail);
+  const [emailRefused, setEmailRefused] = useState(false);
+  const [changingEmail, setChangingEmail] = useState(false);
   const exhausted = info.downloadsLeft !== null && info.downloadsLeft <= 0;
   const highlighted = info.files.find((f) => f.id === highlightedId);
+  // A recipient's personal link already says who downloads; anyone else must give an address first.
+  const emailRequired = info.downloaderEmailRequired && !info.recipientEmail;
+  const askEmail = emailRequired && (downloaderEmail === null || changingEmail || emailRefused);
+  const blocked = exhausted || NOT_READY.has(info.status) || askEmail;
+
+  const rememberEmail = (email: string) => {
+    saveDownloaderEmail(email);
+    setDownloaderEmail(email);
+    setEmailRefused(false);
+    setChangingEmail(false);
+  };
 
   const download = async (file: TransferFile | null) => {
+    if (askEmail) return;
     setBusy(file ? file.id : 'all');
     try {
       downloadOrder += 1;
@@ -56,6 +79,8 @@ function TransferDetails({
         transferId: info.transferId,
         fileId: file?.id,
         password,
+        userSecret,
+        downloaderEmail: emailRequired ? (downloaderEmail ?? undefined) : undefined,
         browserCode: BROWSER_CODE,
         orderId: String(downloadOrder),
       });
@@ -65,6 +90,12 @@ function TransferDetails({
       const route = downloadErrorRoute(error);
       if (route) {
         void navigate(route, { replace: true });
+        return;
+      }
+      if (needsDownloaderEmail(error)) {
+        saveDownloaderEmail(null);
+        setEmailRefused(true);
+        toast.show(t('downloader:email_refused'), 'error');
         return;
       }
       if (needsPassword(error)) {
@@ -88,6 +119,11 @@ function TransferDetails({
           {info.name ?? t('downloader:untitled', { count: info.fileCount })}
         </h1>
         {info.senderName && <p className="muted">{t('downloader:sent_by', { name: info.senderName })}</p>}
+        {info.recipientEmail && (
+          <p className="recipient-greeting" data-testid="recipient-greeting">
+            {t('downloader:sent_to_you', { email: info.recipientEmail })}
+          </p>
+        )}
       </header>
       {info.message && (
         <blockquote className="download-message" data-testid="download-message">
@@ -120,6 +156,26 @@ function TransferDetails({
         </p>
       )}
       {NOT_READY.has(info.status) && <p className="notice notice-warn">{t('downloader:not_ready')}</p>}
+      {askEmail && (
+        <DownloaderEmailForm
+          initial={downloaderEmail ?? ''}
+          refused={emailRefused}
+          onSubmit={rememberEmail}
+        />
+      )}
+      {emailRequired && !askEmail && downloaderEmail && (
+        <p className="downloading-as" data-testid="downloading-as">
+          <span>{t('downloader:downloading_as', { email: downloaderEmail })}</span>
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            onClick={() => setChangingEmail(true)}
+            data-testid="downloader-email-change"
+          >
+            {t('downloader:email_change')}
+          </button>
+        </p>
+      )}
       {highlighted && (
         <section className="highlight" aria-label={t('downloader:highlight_label')}>
           <p>{t('downloader:highlight_text', { name: highlighted.relativePath ?? highlighted.name })}</p>
@@ -127,7 +183,7 @@ function TransferDetails({
             type="button"
             className="button button-start"
             data-testid="download-highlighted"
-            disabled={exhausted || busy !== null}
+            disabled={blocked || busy !== null}
             onClick={() => void download(highlighted)}
           >
             <DownloadIcon /> {t('downloader:download_this_file')}
@@ -138,7 +194,7 @@ function TransferDetails({
         files={info.files}
         highlightedId={highlightedId}
         busyId={busy}
-        disabled={exhausted || NOT_READY.has(info.status)}
+        disabled={blocked}
         onDownload={(file) => void download(file)}
       />
       <div className="panel-actions">
@@ -146,7 +202,7 @@ function TransferDetails({
           type="button"
           className={`button ${highlighted ? 'button-secondary' : 'button-start'} button-block`}
           data-testid="download-all"
-          disabled={exhausted || busy !== null || NOT_READY.has(info.status) || info.files.length === 0}
+          disabled={blocked || busy !== null || info.files.length === 0}
           aria-busy={busy === 'all' || undefined}
           onClick={() => void download(null)}
         >
@@ -160,14 +216,17 @@ function TransferDetails({
 /** The download page at /dl/:transferId[/:fileId] (spec §1 link shape). */
 export function DownloadPage() {
   const { transferId = '', fileId } = useParams();
+  // A recipient's personal link (S1): `/dl/{id}?userSecret=…`; it goes with every call of the page.
+  const [search] = useSearchParams();
+  const userSecret = search.get('userSecret') || undefined;
   const { t } = useTranslation();
   const navigate = useNavigate();
   const describe = useDescribeError();
   const [password, setPassword] = useState<string | undefined>(undefined);
   const valid = TransferId.safeParse(transferId).success;
   const info = useQuery({
-    queryKey: ['download-info', transferId, password ?? null],
-    queryFn: ({ signal }) => getDownloadInfo({ transferId, password }, signal),
+    queryKey: ['download-info', transferId, password ?? null, userSecret ?? null],
+    queryFn: ({ signal }) => getDownloadInfo({ transferId, password, userSecret }, signal),
     enabled: valid,
     retry: (failures, error) => !(error instanceof ApiError) && failures < 2,
     placeholderData: (previous) => previous,
@@ -215,6 +274,7 @@ export function DownloadPage() {
           <TransferDetails
             info={data}
             password={password}
+            userSecret={userSecret}
             highlightedId={fileId}
             onPasswordRejected={() => setPassword(undefined)}
           />

@@ -1,5 +1,5 @@
 import { formatSize, type TransferSummary } from '@ferry/core';
-import { useId, useRef, useState } from 'react';
+import { type ReactNode, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckIcon, CopyIcon } from '../../components/icons';
 import { formatDateTime } from '../../lib/format';
@@ -26,20 +26,13 @@ async function copyText(text: string, fallbackInput: HTMLInputElement | null): P
   }
 }
 
-/** Step 4: the transfer's link with a copy button, and "send another" (which resets, spec §4). */
-export function DoneStep({
-  summary,
-  onSendAnother,
-}: {
-  summary: TransferSummary;
-  onSendAnother: () => void;
-}) {
-  const { t, i18n } = useTranslation();
+/** The transfer's link, read-only, with a copy button (clipboard, else the legacy copy command). */
+export function LinkField({ link, label }: { link: string; label: string }) {
+  const { t } = useTranslation();
   const toast = useToast();
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState(false);
-  const link = absoluteLink(summary.link);
 
   const copy = async () => {
     const ok = await copyText(link, input.current);
@@ -48,22 +41,9 @@ export function DoneStep({
   };
 
   return (
-    <section className="done-step" aria-labelledby="done-title">
-      <div className="done-badge" aria-hidden="true">
-        <CheckIcon width={32} height={32} />
-      </div>
-      <h2 id="done-title" className="panel-title">
-        {t('uploader:done_title')}
-      </h2>
-      <p className="muted">
-        {t('uploader:done_text', {
-          count: summary.files.length,
-          size: formatSize(summary.totalSize),
-          date: formatDateTime(summary.expiresAt, i18n.language),
-        })}
-      </p>
+    <>
       <label htmlFor={id} className="field-label">
-        {t('uploader:link_label')}
+        {label}
       </label>
       <div className="input-with-button link-field">
         <input
@@ -85,6 +65,51 @@ export function DoneStep({
           {t(copied ? 'uploader:copied' : 'uploader:copy')}
         </button>
       </div>
+    </>
+  );
+}
+
+/** "3 files · 12 MB · available until …" of a finished transfer. */
+export function TransferFacts({ summary }: { summary: TransferSummary }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <p className="muted">
+      {t('uploader:done_text', {
+        count: summary.files.length,
+        size: formatSize(summary.totalSize),
+        date: formatDateTime(summary.expiresAt, i18n.language),
+      })}
+    </p>
+  );
+}
+
+/**
+ * Step 4 of a link (S2): the transfer's link with a copy button, and "send another" (which resets, spec §4).
+ * `children` (the sender's code, when download confirmations wait for it) come below the link.
+ */
+export function DoneStep({
+  summary,
+  onSendAnother,
+  children,
+}: {
+  summary: TransferSummary;
+  onSendAnother: () => void;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const link = absoluteLink(summary.link);
+
+  return (
+    <section className="done-step" aria-labelledby="done-title">
+      <div className="done-badge" aria-hidden="true">
+        <CheckIcon width={32} height={32} />
+      </div>
+      <h2 id="done-title" className="panel-title">
+        {t('uploader:done_title')}
+      </h2>
+      <TransferFacts summary={summary} />
+      <LinkField link={link} label={t('uploader:link_label')} />
+      {children}
       <div className="panel-actions">
         <a className="button button-secondary" href={link} target="_blank" rel="noopener">
           {t('uploader:open_link')}

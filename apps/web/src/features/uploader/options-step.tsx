@@ -1,37 +1,110 @@
 import { addDays, type PlanLimits } from '@ferry/core';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EyeIcon, EyeOffIcon } from '../../components/icons';
 import { formatDate } from '../../lib/format';
-import { type FormProblems, hasProblems, type TransferForm, type UploaderAction } from './uploader-state';
+import { NotificationSwitches } from './notification-switches';
+import { RecipientsInput } from './recipients-input';
+import { SenderFields } from './sender-fields';
+import {
+  type FormField,
+  type FormProblems,
+  needsSenderEmail,
+  type TransferForm,
+  type UploaderAction,
+  type UploadType,
+} from './uploader-state';
 
 interface OptionsStepProps {
+  type: UploadType;
   form: TransferForm;
   problems: FormProblems;
-  limits: Pick<PlanLimits, 'messageLength' | 'fileValidityInDays'>;
+  limits: Pick<PlanLimits, 'messageLength' | 'fileValidityInDays' | 'recipients'>;
   dispatch: (action: UploaderAction) => void;
   onBack: () => void;
   onStart: () => void;
   busy: boolean;
 }
 
-/** Step 2: the transfer's name, message, password, expiry, download limit, preview and the sender. */
-export function OptionsStep({ form, problems, limits, dispatch, onBack, onStart, busy }: OptionsStepProps) {
+/** Problems that keep the Transfer button disabled: each is already shown next to its field. */
+export function blockingProblems(problems: FormProblems): boolean {
+  return (
+    problems.messageTooLong ||
+    problems.invalidEmail ||
+    problems.invalidMaxDownloads ||
+    problems.invalidExpiry ||
+    problems.tooManyRecipients
+  );
+}
+
+/** Something required is missing: said when the sender tries to go on, the first such field is focused. */
+function missingProblems(problems: FormProblems): boolean {
+  return problems.noRecipients || problems.recipientsDraftLeft || problems.senderEmailRequired;
+}
+
+/**
+ * Step 2: for S1 the recipients first; then the transfer's name, message, expiry, download limit, password,
+ * preview, the e-mails it sends, and the sender.
+ */
+export function OptionsStep({
+  type,
+  form,
+  problems,
+  limits,
+  dispatch,
+  onBack,
+  onStart,
+  busy,
+}: OptionsStepProps) {
   const { t, i18n } = useTranslation();
   const id = useId();
+  const formRef = useRef<HTMLFormElement>(null);
   const [showPassword, setShowPassword] = useState(false);
-  const set = (field: keyof TransferForm) => (value: string | number | boolean) =>
+  const [attempted, setAttempted] = useState(false);
+  const set = (field: FormField) => (value: string | number | boolean) =>
     dispatch({ type: 'setField', field, value });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!hasProblems(problems) && !busy) onStart();
+    if (busy || blockingProblems(problems)) return;
+    if (missingProblems(problems)) {
+      setAttempted(true);
+      const first =
+        problems.noRecipients || problems.recipientsDraftLeft
+          ? '[data-testid="recipients-input"]'
+          : '[data-testid="sender-email"]';
+      formRef.current?.querySelector<HTMLElement>(first)?.focus();
+      return;
+    }
+    onStart();
   };
   const days = Array.from({ length: limits.fileValidityInDays }, (_, i) => i + 1);
   const expiry = formatDate(addDays(new Date(), form.expiresInDays), i18n.language);
   const over = form.message.length > limits.messageLength;
+  const sender = (
+    <SenderFields
+      id={id}
+      form={form}
+      problems={problems}
+      emailRequired={needsSenderEmail(form, type)}
+      attempted={attempted}
+      set={set}
+    />
+  );
 
   return (
-    <form className="options-form" onSubmit={submit} noValidate>
+    <form className="options-form" onSubmit={submit} noValidate ref={formRef}>
+      {type === 'S1' && (
+        <>
+          <RecipientsInput
+            recipients={form.recipients}
+            draft={form.recipientsDraft}
+            max={limits.recipients}
+            missing={attempted}
+            onChange={(recipients, draft) => dispatch({ type: 'setRecipients', recipients, draft })}
+          />
+          {sender}
+        </>
+      )}
       <div className="field">
         <label htmlFor={`${id}-name`}>{t('uploader:field_name')}</label>
         <input
@@ -148,43 +221,9 @@ export function OptionsStep({ form, problems, limits, dispatch, onBack, onStart,
         <span>{t('uploader:field_allow_preview')}</span>
       </label>
 
-      <fieldset className="fieldset">
-        <legend>{t('uploader:sender_legend')}</legend>
-        <div className="field-grid">
-          <div className="field">
-            <label htmlFor={`${id}-email`}>{t('uploader:field_sender_email')}</label>
-            <input
-              id={`${id}-email`}
-              type="email"
-              autoComplete="email"
-              value={form.senderEmail}
-              maxLength={320}
-              aria-invalid={problems.invalidEmail || undefined}
-              aria-describedby={problems.invalidEmail ? `${id}-email-error` : undefined}
-              onChange={(e) => set('senderEmail')(e.target.value)}
-              data-testid="sender-email"
-            />
-            {problems.invalidEmail && (
-              <p className="field-error" id={`${id}-email-error`}>
-                {t('uploader:invalid_email')}
-              </p>
-            )}
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-sender`}>{t('uploader:field_sender_name')}</label>
-            <input
-              id={`${id}-sender`}
-              type="text"
-              autoComplete="name"
-              value={form.senderName}
-              maxLength={200}
-              onChange={(e) => set('senderName')(e.target.value)}
-              data-testid="sender-name"
-            />
-          </div>
-        </div>
-        <p className="field-hint">{t('uploader:sender_hint')}</p>
-      </fieldset>
+      <NotificationSwitches type={type} form={form} set={set} />
+
+      {type === 'S2' && sender}
 
       <div className="panel-actions">
         <button type="button" className="button button-secondary" onClick={onBack}>
@@ -194,9 +233,9 @@ export function OptionsStep({ form, problems, limits, dispatch, onBack, onStart,
           type="submit"
           className="button button-start"
           data-testid="start-upload"
-          disabled={hasProblems(problems) || busy}
+          disabled={blockingProblems(problems) || busy}
         >
-          {t('uploader:start_upload')}
+          {t(type === 'S1' ? 'uploader:start_send' : 'uploader:start_upload')}
         </button>
       </div>
     </form>

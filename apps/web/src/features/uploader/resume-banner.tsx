@@ -1,4 +1,5 @@
 import { formatSize, truncateFileName } from '@ferry/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertIcon } from '../../components/icons';
 import type { PendingState } from './use-pending-transfer';
@@ -7,16 +8,19 @@ const SHOWN_MISSING = 5;
 
 /**
  * Offers to resume an unfinished transfer: the same files added again are re-attached and their uploads go
- * on from where they stopped. Lists what is still missing; "discard" forgets the transfer.
+ * on from where they stopped. Lists what is still missing; "discard" forgets the transfer. `children` (the
+ * sender's code, when the transfer waits for it) can be dealt with before the files are back.
  */
 export function ResumeBanner({
   state,
   onDiscard,
   onFinish,
+  children,
 }: {
   state: PendingState;
   onDiscard: () => void;
   onFinish: () => void;
+  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   const total = state.pending.files.length;
@@ -55,6 +59,12 @@ export function ResumeBanner({
         ) : (
           <p>{t('uploader:resume_all_uploaded')}</p>
         )}
+        {state.pending.verification?.type === 'S1' && state.pending.verification.recipients.length > 0 && (
+          <p className="banner-recipients" data-testid="resume-recipients">
+            {t('uploader:resume_recipients', { list: state.pending.verification.recipients.join(', ') })}
+          </p>
+        )}
+        {children}
         <div className="banner-actions">
           {state.missing.length === 0 && (
             <button

@@ -9,6 +9,24 @@ export interface PendingFile {
   lastModified: number;
 }
 
+/**
+ * How the transfer is sent (S1 recipients) and whether it waits for the sender's code (create answered
+ * `senderVerification: 'pending'`). Kept beside the upload so that a reload can still take the code, even
+ * once every file is uploaded.
+ */
+export interface PendingVerification {
+  type: 'S1' | 'S2';
+  senderEmail: string;
+  recipients: string[];
+  state: 'pending' | 'verified' | 'not_needed';
+  /** When the last code was sent, for the resend countdown. */
+  codeSentAt: string;
+  /** Seconds to wait after `codeSentAt` before another code may be asked for. */
+  resendAfterSeconds: number;
+  /** Every file is uploaded and the transfer completed: only the code is missing. */
+  uploaded: boolean;
+}
+
 /** An upload in progress, kept so that a reload or a lost connection can resume it. */
 export interface PendingTransfer {
   transferId: string;
@@ -18,6 +36,8 @@ export interface PendingTransfer {
   expiresAt: string;
   createdAt: string;
   files: PendingFile[];
+  /** How it is sent and the sender's verification (absent in records of older versions). */
+  verification?: PendingVerification;
 }
 
 export const PENDING_STORAGE_KEY = 'ferry.pendingUpload';
@@ -35,9 +55,26 @@ function isPendingFile(value: unknown): value is PendingFile {
   );
 }
 
+function isPendingVerification(value: unknown): value is PendingVerification {
+  const v = value as PendingVerification;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    (v.type === 'S1' || v.type === 'S2') &&
+    typeof v.senderEmail === 'string' &&
+    Array.isArray(v.recipients) &&
+    v.recipients.every((r) => typeof r === 'string') &&
+    ['pending', 'verified', 'not_needed'].includes(v.state) &&
+    typeof v.codeSentAt === 'string' &&
+    typeof v.resendAfterSeconds === 'number' &&
+    typeof v.uploaded === 'boolean'
+  );
+}
+
 export function isPendingTransfer(value: unknown): value is PendingTransfer {
   const p = value as PendingTransfer;
   return (
+    (p?.verification === undefined || isPendingVerification(p.verification)) &&
     typeof p === 'object' &&
     p !== null &&
     typeof p.transferId === 'string' &&
@@ -58,6 +95,30 @@ export function loadPending(store: KeyValueStore | null = browserStore()): Pendi
 
 export function savePending(pending: PendingTransfer, store: KeyValueStore | null = browserStore()): void {
   writeJson(PENDING_STORAGE_KEY, pending, store);
+}
+
+/** Changes the saved verification of this transfer, if it is the one saved. */
+export function updatePendingVerification(
+  transferId: string,
+  change: Partial<PendingVerification>,
+  store: KeyValueStore | null = browserStore(),
+): PendingTransfer | null {
+  const pending = loadPending(store);
+  if (!pending || pending.transferId !== transferId || !pending.verification) return null;
+  const next = { ...pending, verification: { ...pending.verification, ...change } };
+  savePending(next, store);
+  return next;
+}
+
+/**
+ * The upload of this transfer is complete. The record is forgotten, unless the transfer still waits for the
+ * sender's code: then it stays (marked uploaded) so that the code can be entered after a reload.
+ */
+export function finishPendingUpload(transferId: string, store: KeyValueStore | null = browserStore()): void {
+  const pending = loadPending(store);
+  if (pending?.transferId === transferId && pending.verification?.state === 'pending') {
+    savePending({ ...pending, verification: { ...pending.verification, uploaded: true } }, store);
+  } else clearPending(transferId, store);
 }
 
 /** tus keeps each upload's URL under "tus::<fingerprint>::<n>"; ours start with this transfer's prefix. */

@@ -2,6 +2,7 @@ import type { TransferSummary } from '@ferry/core';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, NetworkError } from '../../lib/api';
 import type { CompletedFile } from '../../lib/transfer-api';
+import { transferSummary } from '../../test/fixtures';
 import type { FileHasher } from './hash/hasher';
 import {
   type EngineFile,
@@ -88,16 +89,7 @@ function makeFiles(count: number, size = 100): EngineFile[] {
   }));
 }
 
-const summary: TransferSummary = {
-  transferId: target.transferId,
-  type: 'S2',
-  status: 'ENABLED',
-  name: null,
-  link: '/dl/AbCdEfGhIjKlMnOp',
-  expiresAt: '2030-01-01T00:00:00.000Z',
-  totalSize: 0,
-  files: [],
-};
+const summary: TransferSummary = transferSummary({ transferId: target.transferId });
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 

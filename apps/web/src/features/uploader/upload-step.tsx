@@ -10,7 +10,7 @@ function isIncomplete(error: unknown): boolean {
   return error instanceof ApiError && error.hasCode('UPLOAD_INCOMPLETE');
 }
 
-function percentOf(done: number, total: number): number {
+export function percentOf(done: number, total: number): number {
   if (total <= 0) return 100;
   return Math.min(100, Math.floor((done / total) * 100));
 }
@@ -41,6 +41,8 @@ function FileStatus({ file }: { file: FileProgress }) {
 
 interface UploadStepProps {
   snapshot: UploadSnapshot | null;
+  /** False when a headline above (the e-mail transfer's status) already says where things stand. */
+  titled?: boolean;
   onPause: () => void;
   onResume: () => void;
   onRetry: () => void;
@@ -49,13 +51,21 @@ interface UploadStepProps {
 }
 
 /** Step 3: total and per-file progress, speed and time left, pause/resume, connection state and errors. */
-export function UploadStep({ snapshot, onPause, onResume, onRetry, onRetryFile, onCancel }: UploadStepProps) {
+export function UploadStep({
+  snapshot,
+  titled = true,
+  onPause,
+  onResume,
+  onRetry,
+  onRetryFile,
+  onCancel,
+}: UploadStepProps) {
   const { t, i18n } = useTranslation();
   const describe = useDescribeError();
   if (!snapshot) {
     return (
       <section className="upload-step" aria-busy="true">
-        <h2 className="panel-title">{t('uploader:preparing')}</h2>
+        <h2 className={titled ? 'panel-title' : 'upload-subtitle'}>{t('uploader:preparing')}</h2>
         <progress
           className="progress progress-total"
           data-testid="progress-total"
@@ -90,7 +100,7 @@ export function UploadStep({ snapshot, onPause, onResume, onRetry, onRetryFile, 
 
   return (
     <section className="upload-step" aria-labelledby="upload-step-title">
-      <h2 id="upload-step-title" className="panel-title">
+      <h2 id="upload-step-title" className={titled ? 'panel-title' : 'upload-subtitle'}>
         {title}
       </h2>
       <div className="progress-head">

@@ -1,6 +1,7 @@
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { harness, toastTexts } from '../../test/app-harness';
+import { transferSummary } from '../../test/fixtures';
 import { byTestId, click, flush, type Rendered, render } from '../../test/render';
 import { PENDING_STORAGE_KEY, type PendingTransfer } from './resume-store';
 import { UploaderPage } from './uploader-page';
@@ -67,7 +68,7 @@ describe('uploader page', () => {
     await setValue(byTestId(root, 'transfer-message'), 'hi');
     expect(byTestId<HTMLButtonElement>(root, 'start-upload').disabled).toBe(false);
     await setValue(byTestId(root, 'sender-email'), 'me@example.com');
-    expect(JSON.parse(localStorage.getItem('ferry.sender') ?? '{}')).toEqual({
+    expect(JSON.parse(localStorage.getItem('ferry.sender') ?? '{}')).toMatchObject({
       email: 'me@example.com',
       name: '',
     });
@@ -98,16 +99,14 @@ describe('uploader page', () => {
       files: [{ id: 'FILE01', name: 'a.txt', size: 1, relativePath: null, lastModified: 0 }],
     };
     localStorage.setItem(PENDING_STORAGE_KEY, JSON.stringify(pending));
-    const state = {
+    const state = transferSummary({
       transferId: pending.transferId,
-      type: 'S2',
       status: 'UPLOADING',
-      name: null,
       link: pending.link,
       expiresAt: pending.expiresAt,
       totalSize: 1,
       files: [{ id: 'FILE01', name: 'a.txt', relativePath: null, size: 1, sha256: null, uploaded: false }],
-    };
+    });
     const fetchMock = vi.fn(async (_input: string) => new Response(JSON.stringify(state), { status: 200 }));
     vi.stubGlobal('fetch', fetchMock);
     view = await render(harness(<UploaderPage />, '/').ui);
@@ -151,5 +150,227 @@ describe('uploader page', () => {
     await flush();
     expect(view.container.querySelector('[data-testid="resume-banner"]')).toBeNull();
     expect(localStorage.getItem(PENDING_STORAGE_KEY)).toBeNull();
+  });
+
+  it('sends by e-mail at /#S1: asks for recipients and the sender, then creates an S1 transfer', async () => {
+    localStorage.setItem(
+      'ferry.sender',
+      JSON.stringify({
+        email: '',
+        name: 'Me',
+        verifications: [{ email: 'Me@Example.com', token: 'proof-1', expiresAt: '2999-01-01T00:00:00.000Z' }],
+      }),
+    );
+    const bodies: unknown[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_input: string, init?: RequestInit) => {
+        bodies.push(JSON.parse(String(init?.body)));
+        return new Response(
+          JSON.stringify({
+            status: 400,
+            error: 'Bad Request',
+            message: 'too many',
+            limitErrors: [{ limit: 'recipients', max: 10, actual: 11 }],
+          }),
+          { status: 400 },
+        );
+      }),
+    );
+    view = await render(harness(<UploaderPage />, '/#S1', '/').ui);
+    const root = view.container;
+    expect(byTestId<HTMLInputElement>(root, 'type-S1').checked).toBe(true);
+    await pick(byTestId(root, 'file-input'), [new File(['abc'], 'plan.pdf')]);
+    await click(byTestId(root, 'next'));
+    expect(byTestId(root, 'start-upload').textContent).toBe('Send');
+    expect(byTestId<HTMLInputElement>(root, 'notify-download-confirmation').checked).toBe(true);
+    expect(byTestId<HTMLInputElement>(root, 'notify-expiry-reminder').checked).toBe(true);
+
+    // Nothing filled in: the sender is told what is missing, and the recipients field gets the focus.
+    await click(byTestId(root, 'start-upload'));
+    expect(byTestId(root, 'recipients-error').textContent).toBe('Add at least one recipient.');
+    expect(document.activeElement).toBe(byTestId(root, 'recipients-input'));
+    expect(root.textContent).toContain('Enter your e-mail address: we send you a code to confirm it');
+    expect(bodies).toEqual([]);
+
+    const recipients = byTestId<HTMLInputElement>(root, 'recipients-input');
+    const paste = new Event('paste', { bubbles: true, cancelable: true }) as Event & {
+      clipboardData: { getData: () => string };
+    };
+    paste.clipboardData = { getData: () => 'ann@example.com, bob@example.com' };
+    await act(async () => {
+      recipients.dispatchEvent(paste);
+    });
+    await setValue(byTestId(root, 'sender-email'), 'me@example.com');
+    await click(byTestId(root, 'notify-expiry-reminder'));
+    await click(byTestId(root, 'start-upload'));
+    await flush();
+
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toMatchObject({
+      type: 'S1',
+      recipients: ['ann@example.com', 'bob@example.com'],
+      senderEmail: 'me@example.com',
+      senderName: 'Me',
+      // The proof kept from an earlier verification of this address (any case): no new code needed.
+      senderVerificationToken: 'proof-1',
+      downloadConfirmation: true,
+      expiryReminder: false,
+    });
+    expect(toastTexts(root)).toContain('Too many recipients: 11, 10 at most.');
+    // Back on the options, nothing lost.
+    expect(root.querySelectorAll('[data-testid="recipient-chip"]')).toHaveLength(2);
+  });
+
+  it('switches between e-mail and link without losing the files', async () => {
+    const { ui, router } = harness(<UploaderPage />, '/', '/');
+    view = await render(ui);
+    const root = view.container;
+    await pick(byTestId(root, 'file-input'), [new File(['abc'], 'plan.pdf')]);
+    await click(byTestId(root, 'type-S2'));
+    expect(router.state.location.hash).toBe('#S2');
+    await click(byTestId(root, 'next'));
+    expect(root.querySelector('[data-testid="recipients-input"]')).toBeNull();
+    expect(byTestId<HTMLInputElement>(root, 'force-downloader-email').checked).toBe(false);
+    expect(byTestId(root, 'start-upload').textContent).toBe('Transfer');
+    await click(byTestId(root, 'type-S1'));
+    expect(byTestId(root, 'recipients-input')).toBeTruthy();
+    const back = [...root.querySelectorAll('button')].find((b) => b.textContent === 'Back');
+    await click(back as HTMLButtonElement);
+    expect(byTestId(root, 'file-total').textContent).toBe('1 file · 3.00 B');
+  });
+
+  it('after a reload, takes the code of an uploaded e-mail transfer, then shows each recipient', async () => {
+    const pending: PendingTransfer = {
+      transferId: 'AbCdEfGhIjKlMnOp',
+      uploadToken: 'tok',
+      uploadEndpoint: '/api/transfer/uploads',
+      link: '/dl/AbCdEfGhIjKlMnOp',
+      expiresAt: '2999-01-01T00:00:00.000Z',
+      createdAt: '2024-01-01T00:00:00.000Z',
+      files: [{ id: 'FILE01', name: 'a.txt', size: 1, relativePath: null, lastModified: 0 }],
+      verification: {
+        type: 'S1',
+        senderEmail: 'me@example.com',
+        recipients: ['ann@example.com', 'bob@example.com'],
+        state: 'pending',
+        codeSentAt: new Date().toISOString(),
+        resendAfterSeconds: 60,
+        uploaded: true,
+      },
+    };
+    localStorage.setItem(PENDING_STORAGE_KEY, JSON.stringify(pending));
+    const recipient = (email: string, delivery: 'waiting' | 'queued') => ({
+      email,
+      delivery,
+      error: null,
+      downloadedAt: null,
+    });
+    const waiting = transferSummary({
+      type: 'S1',
+      totalSize: 1,
+      files: [{ id: 'FILE01', name: 'a.txt', relativePath: null, size: 1, sha256: null, uploaded: true }],
+      senderEmail: 'me@example.com',
+      senderVerification: 'pending',
+      recipients: [recipient('ann@example.com', 'waiting'), recipient('bob@example.com', 'waiting')],
+    });
+    const sent = {
+      ...waiting,
+      senderVerification: 'verified',
+      sentAt: '2030-01-01T00:00:00.000Z',
+      recipients: [recipient('ann@example.com', 'queued'), recipient('bob@example.com', 'queued')],
+    };
+    const fetchMock = vi.fn(async (input: string, init?: RequestInit) => {
+      if (input.endsWith('/upload-state')) return new Response(JSON.stringify(waiting), { status: 200 });
+      if (input.endsWith('/sender-verification') && init?.method === 'POST')
+        return new Response(
+          JSON.stringify({
+            transfer: sent,
+            senderVerificationToken: 'proof-2',
+            expiresAt: '2999-01-01T00:00:00Z',
+          }),
+          { status: 200 },
+        );
+      return new Response('', { status: 500 });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    view = await render(harness(<UploaderPage />, '/', '/').ui);
+    await flush();
+    await flush();
+    const root = view.container;
+    expect(byTestId(root, 'send-status').dataset.state).toBe('waiting_code');
+    expect(byTestId(root, 'send-status').textContent).toBe('Waiting for your code');
+    expect(byTestId(root, 'send-status-code').textContent).toContain('me@example.com');
+    expect(byTestId(root, 'verification-email').textContent).toBe(
+      'We sent a code to me@example.com. Enter it here and your transfer goes out at once.',
+    );
+    // No file needs to be added again: the upload is done.
+    expect(root.querySelector('[data-testid="resume-banner"]')).toBeNull();
+    expect(root.querySelector('[data-testid="progress-total"]')).toBeNull();
+
+    await setValue(byTestId(root, 'verification-code'), '123456');
+    await flush();
+    expect(byTestId(root, 'send-status').dataset.state).toBe('sent');
+    expect(byTestId(root, 'send-status').textContent).toBe('Sent to 2 recipients');
+    expect(
+      [...root.querySelectorAll<HTMLElement>('[data-testid="recipient-status"]')].map((r) => r.dataset.email),
+    ).toEqual(['ann@example.com', 'bob@example.com']);
+    expect(localStorage.getItem(PENDING_STORAGE_KEY)).toBeNull();
+    expect(JSON.parse(localStorage.getItem('ferry.sender') ?? '{}').verifications).toEqual([
+      { email: 'me@example.com', token: 'proof-2', expiresAt: '2999-01-01T00:00:00Z' },
+    ]);
+    expect(toastTexts(root)).toContain('E-mail address confirmed.');
+  });
+
+  it('offers the code in the resume banner of an e-mail transfer still uploading', async () => {
+    const pending: PendingTransfer = {
+      transferId: 'AbCdEfGhIjKlMnOp',
+      uploadToken: 'tok',
+      uploadEndpoint: '/api/transfer/uploads',
+      link: '/dl/AbCdEfGhIjKlMnOp',
+      expiresAt: '2999-01-01T00:00:00.000Z',
+      createdAt: '2024-01-01T00:00:00.000Z',
+      files: [{ id: 'FILE01', name: 'a.txt', size: 1, relativePath: null, lastModified: 0 }],
+      verification: {
+        type: 'S1',
+        senderEmail: 'me@example.com',
+        recipients: ['ann@example.com'],
+        state: 'pending',
+        codeSentAt: new Date().toISOString(),
+        resendAfterSeconds: 60,
+        uploaded: false,
+      },
+    };
+    localStorage.setItem(PENDING_STORAGE_KEY, JSON.stringify(pending));
+    const uploading = transferSummary({
+      type: 'S1',
+      status: 'UPLOADING',
+      files: [{ id: 'FILE01', name: 'a.txt', relativePath: null, size: 1, sha256: null, uploaded: false }],
+      senderVerification: 'pending',
+    });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string) =>
+        input.endsWith('/upload-state')
+          ? new Response(JSON.stringify(uploading), { status: 200 })
+          : new Response(
+              JSON.stringify({
+                transfer: { ...uploading, senderVerification: 'verified' },
+                senderVerificationToken: 'proof-3',
+                expiresAt: '2999-01-01T00:00:00Z',
+              }),
+              { status: 200 },
+            ),
+      ),
+    );
+    view = await render(harness(<UploaderPage />, '/', '/').ui);
+    await flush();
+    const root = view.container;
+    expect(byTestId(root, 'resume-recipients').textContent).toBe('To: ann@example.com');
+    await setValue(byTestId(root, 'verification-code'), '654321');
+    await flush();
+    expect(root.querySelector('[data-testid="verification"]')).toBeNull();
+    const saved = JSON.parse(localStorage.getItem(PENDING_STORAGE_KEY) ?? '{}') as PendingTransfer;
+    expect(saved.verification?.state).toBe('verified');
   });
 });

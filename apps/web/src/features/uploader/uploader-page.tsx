@@ -5,6 +5,7 @@ import { useLocation } from 'react-router';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { ApiError, describeLimit } from '../../lib/api';
 import { PRODUCT_NAME } from '../../lib/config';
+import { useAuth } from '../auth/auth-context';
 import { useToast } from '../toasts/toast-context';
 import type { IncomingFile, WalkResult } from './collect-files';
 import { DoneStep } from './done-step';
@@ -12,18 +13,25 @@ import { FileList } from './file-list';
 import { FilePicker } from './file-picker';
 import { OptionsStep } from './options-step';
 import { ResumeBanner } from './resume-banner';
+import { clearPending } from './resume-store';
 import { addFiles, removeFile, selectionLimitsOf } from './selection';
-import { loadSender, saveSender } from './sender-store';
+import { CodeEntry, SendStep } from './send-step';
+import { loadSender, loadVerificationToken, saveSender, saveVerificationToken } from './sender-store';
+import type { VerifiedResult } from './sender-verification';
+import { SentStep } from './sent-step';
 import { StepIndicator } from './step-indicator';
-import { transferTypeFromHash } from './transfer-type';
-import { UploadStep } from './upload-step';
+import { AVAILABLE_UPLOAD_TYPES, transferTypeFromHash } from './transfer-type';
+import { TransferTypeSwitch } from './transfer-type-switch';
+import { targetOf } from './upload-plan';
 import {
   buildCreateRequest,
   createUploaderReducer,
   formProblems,
   initialUploaderState,
+  type UploadType,
 } from './uploader-state';
 import { usePendingTransfer } from './use-pending-transfer';
+import { useSending, waitsForCodeToSend } from './use-sending';
 import { useUploadFlow } from './use-upload-flow';
 
 /** At most this many "file skipped" notices; the rest are summed up in one. */
@@ -58,12 +66,20 @@ export function UploaderPage() {
   const [state, dispatch] = useReducer(reducer, undefined, () => initialUploaderState(LIMITS, loadSender()));
   const [summary, setSummary] = useState<TransferSummary | null>(null);
   const resumable = usePendingTransfer();
-  const onFinished = useCallback((done: TransferSummary) => {
-    setSummary(done);
-    dispatch({ type: 'goTo', step: 4 });
-  }, []);
+  const current = useSending();
+  const { sending } = current;
+  const onFinished = useCallback(
+    (done: TransferSummary) => {
+      setSummary(done);
+      const verification = current.ref.current?.verification;
+      // An e-mail transfer waits on this step for the sender's code; it goes out once both are done.
+      if (waitsForCodeToSend(verification)) current.updateVerification({ uploaded: true });
+      else dispatch({ type: 'goTo', step: 4 });
+    },
+    [current.ref, current.updateVerification],
+  );
   const flow = useUploadFlow(onFinished);
-  const problems = formProblems(state.form, LIMITS);
+  const problems = formProblems(state.form, LIMITS, type);
   usePreventStrayDrops();
 
   // On each new step, focus moves to the panel, so keyboard and screen-reader users are not left on a button
@@ -76,20 +92,48 @@ export function UploaderPage() {
     panel.current?.focus({ preventScroll: true });
   }, [state.step]);
 
+  // Signed in: the sender is the account (its address needs no code); its name fills an empty name field.
+  const account = useAuth().user;
+  const accountEmail = account?.email ?? null;
+  const accountName = account?.displayName ?? null;
+  useEffect(() => {
+    if (!accountEmail) return;
+    dispatch({ type: 'setField', field: 'senderEmail', value: accountEmail });
+    if (accountName) dispatch({ type: 'fillSenderName', name: accountName });
+  }, [accountEmail, accountName]);
+
+  // The browser keeps the anonymous sender's e-mail and name (spec §3); an account's address is not kept.
   const { senderEmail, senderName } = state.form;
   useEffect(() => {
-    saveSender({ email: senderEmail, name: senderName });
-  }, [senderEmail, senderName]);
+    saveSender({ email: accountEmail ? loadSender().email : senderEmail, name: senderName });
+  }, [senderEmail, senderName, accountEmail]);
+
+  // A transfer that is uploaded and only waits for the sender's code (reload after the upload): straight to
+  // the code, no file needs to be added again.
+  const awaitingCode = resumable.state?.awaitingCode ?? null;
+  const awaitingPending = resumable.state?.pending;
+  useEffect(() => {
+    if (!awaitingCode || !awaitingPending || current.ref.current) return;
+    const verification = awaitingPending.verification ?? null;
+    current.set({
+      target: targetOf(awaitingPending),
+      verification: verification && { ...verification, uploaded: true },
+    });
+    setSummary(awaitingCode);
+    resumable.release();
+    dispatch({ type: 'goTo', step: waitsForCodeToSend(verification) ? 3 : 4 });
+  }, [awaitingCode, awaitingPending, current.ref, current.set, resumable.release]);
 
   const startResume = useCallback(
     (attached: ReadonlyMap<string, { file: File }>) => {
-      const current = resumable.state;
-      if (!current) return;
-      flow.resume(current.pending, attached, current.uploadedIds);
+      const pending = resumable.state;
+      if (!pending) return;
+      current.set({ target: targetOf(pending.pending), verification: pending.pending.verification ?? null });
+      flow.resume(pending.pending, attached, pending.uploadedIds);
       resumable.release();
       dispatch({ type: 'goTo', step: 3 });
     },
-    [flow, resumable],
+    [flow, resumable, current.set],
   );
 
   const addToSelection = (incoming: readonly IncomingFile[]) => {
@@ -122,13 +166,15 @@ export function UploaderPage() {
     addToSelection(files);
   };
 
-  const start = async () => {
+  const start = async (sendType: UploadType) => {
     dispatch({ type: 'goTo', step: 3 });
-    const error = await flow.start(
-      buildCreateRequest(state, type === 'S1' ? 'S1' : 'S2', i18n.language),
-      state.files,
-    );
-    if (error === null) return;
+    const token = loadVerificationToken(state.form.senderEmail);
+    const result = await flow.start(buildCreateRequest(state, sendType, i18n.language, token), state.files);
+    if (result.ok) {
+      current.set({ target: result.target, verification: result.verification });
+      return;
+    }
+    const { error } = result;
     dispatch({ type: 'goTo', step: 2 });
     if (
       error instanceof ApiError &&
@@ -143,19 +189,47 @@ export function UploaderPage() {
     toast.show(describe(error), 'error');
   };
 
+  const keepProof = (email: string, { proof }: VerifiedResult) => {
+    if (proof && email) {
+      saveVerificationToken({ email, token: proof.senderVerificationToken, expiresAt: proof.expiresAt });
+    }
+    toast.show(t('uploader:verify_done'), 'success');
+  };
+
+  const onVerified = (result: VerifiedResult) => {
+    const now = current.ref.current;
+    if (!now) return;
+    const { transfer } = result;
+    keepProof(now.verification?.senderEmail ?? transfer.senderEmail ?? '', result);
+    if (now.verification?.uploaded || summary) {
+      // Uploaded and now verified: the transfer went out; nothing is left to resume.
+      clearPending(now.target.transferId);
+      current.set({ ...now, verification: now.verification && { ...now.verification, state: 'verified' } });
+      setSummary(transfer);
+      dispatch({ type: 'goTo', step: 4 });
+    } else current.updateVerification({ state: 'verified' });
+  };
+
   const cancel = () => {
     if (!window.confirm(t('uploader:cancel_confirm'))) return;
     flow.cancel();
-    dispatch({ type: 'goTo', step: 2 });
+    const now = current.ref.current;
+    if (now) clearPending(now.target.transferId);
+    current.set(null);
+    setSummary(null);
+    dispatch({ type: 'goTo', step: state.files.length > 0 ? 2 : 1 });
   };
 
   const sendAnother = () => {
     flow.release();
+    current.set(null);
     setSummary(null);
     dispatch({ type: 'reset' });
   };
 
   const step = state.step;
+  const verification = sending?.verification ?? null;
+  const uploadDone = summary !== null || verification?.uploaded === true;
   return (
     <div className="uploader-layout">
       <title>{t('uploader:page_title', { product: PRODUCT_NAME })}</title>
@@ -167,16 +241,32 @@ export function UploaderPage() {
         className="panel upload-panel"
         aria-label={t('uploader:panel_label')}
         data-transfer-type={type}
+        ref={panel}
+        tabIndex={-1}
       >
         <StepIndicator current={step} />
+        {step <= 2 && !resumable.state && (
+          <TransferTypeSwitch current={type} available={AVAILABLE_UPLOAD_TYPES} />
+        )}
         {step === 1 && (
           <div className="files-step">
-            {resumable.state && (
+            {resumable.state && !resumable.state.awaitingCode && (
               <ResumeBanner
                 state={resumable.state}
                 onDiscard={resumable.discard}
                 onFinish={() => startResume(resumable.state?.attached ?? new Map())}
-              />
+              >
+                <CodeEntry
+                  verification={resumable.state.pending.verification}
+                  target={targetOf(resumable.state.pending)}
+                  uploaded={false}
+                  onVerified={(result) => {
+                    keepProof(resumable.state?.pending.verification?.senderEmail ?? '', result);
+                    resumable.updateVerification({ state: 'verified' });
+                  }}
+                  onChange={resumable.updateVerification}
+                />
+              </ResumeBanner>
             )}
             <FilePicker onFiles={onFiles} compact={state.files.length > 0} />
             <FileList
@@ -200,26 +290,49 @@ export function UploaderPage() {
         )}
         {step === 2 && (
           <OptionsStep
+            type={type}
             form={state.form}
             problems={problems}
             limits={LIMITS}
             dispatch={dispatch}
             onBack={() => dispatch({ type: 'goTo', step: 1 })}
-            onStart={() => void start()}
+            onStart={() => void start(type)}
             busy={flow.creating}
           />
         )}
         {step === 3 && (
-          <UploadStep
+          <SendStep
+            verification={verification}
+            target={sending?.target ?? null}
+            uploadDone={uploadDone}
             snapshot={flow.snapshot}
-            onPause={() => flow.engine?.pause()}
-            onResume={() => flow.engine?.resume()}
-            onRetry={() => flow.engine?.retry()}
-            onRetryFile={(id) => flow.engine?.retryFile(id)}
-            onCancel={cancel}
+            controls={{
+              onPause: () => flow.engine?.pause(),
+              onResume: () => flow.engine?.resume(),
+              onRetry: () => flow.engine?.retry(),
+              onRetryFile: (id) => flow.engine?.retryFile(id),
+              onCancel: cancel,
+            }}
+            onVerified={onVerified}
+            onVerificationChange={current.updateVerification}
           />
         )}
-        {step === 4 && summary && <DoneStep summary={summary} onSendAnother={sendAnother} />}
+        {step === 4 && summary && sending && summary.type === 'S1' && (
+          <SentStep summary={summary} uploadToken={sending.target.uploadToken} onSendAnother={sendAnother} />
+        )}
+        {step === 4 && summary && summary.type !== 'S1' && (
+          <DoneStep summary={summary} onSendAnother={sendAnother}>
+            {sending && (
+              <CodeEntry
+                verification={verification}
+                target={sending.target}
+                uploaded
+                onVerified={onVerified}
+                onChange={current.updateVerification}
+              />
+            )}
+          </DoneStep>
+        )}
       </section>
     </div>
   );

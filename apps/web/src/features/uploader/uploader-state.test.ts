@@ -62,6 +62,38 @@ describe('uploader reducer', () => {
     expect(reset.form.senderName).toBe('Someone');
   });
 
+  it('reset clears the recipients (and what was being typed) and reapplies the notification defaults (§4)', () => {
+    let state: UploaderState = reducer(start, { type: 'setFiles', files: [selected('a.txt')] });
+    state = reducer(state, {
+      type: 'setRecipients',
+      recipients: ['ann@example.com', 'bob@example.com'],
+      draft: 'carl@',
+    });
+    state = reducer(state, { type: 'setField', field: 'downloadConfirmation', value: false });
+    state = reducer(state, { type: 'setField', field: 'expiryReminder', value: false });
+    state = reducer(state, { type: 'setField', field: 'downloadConfirmationS2', value: true });
+    state = reducer(state, { type: 'setField', field: 'forceEmailWhenDownloadS2', value: true });
+    expect(state.form.recipients).toEqual(['ann@example.com', 'bob@example.com']);
+    expect(state.form.recipientsDraft).toBe('carl@');
+
+    const reset = reducer(state, { type: 'reset' });
+    expect(reset.form.recipients).toEqual([]);
+    expect(reset.form.recipientsDraft).toBe('');
+    expect(reset.form.downloadConfirmation).toBe(true);
+    expect(reset.form.expiryReminder).toBe(true);
+    expect(reset.form.downloadConfirmationS2).toBe(false);
+    expect(reset.form.forceEmailWhenDownloadS2).toBe(false);
+    expect(reset.form.senderEmail).toBe('me@example.com');
+  });
+
+  it('keeps the recipients when only the files or the step change', () => {
+    let state = reducer(start, { type: 'setRecipients', recipients: ['ann@example.com'], draft: '' });
+    state = reducer(state, { type: 'setFiles', files: [selected('a.txt')] });
+    state = reducer(state, { type: 'goTo', step: 2 });
+    state = reducer(state, { type: 'goTo', step: 1 });
+    expect(state.form.recipients).toEqual(['ann@example.com']);
+  });
+
   it('removing the last file goes back to step 1', () => {
     let state = reducer(start, { type: 'setFiles', files: [selected('a.txt')] });
     state = reducer(state, { type: 'goTo', step: 2 });
@@ -90,7 +122,87 @@ describe('formProblems', () => {
   });
 });
 
+describe('formProblems of an e-mail transfer (S1)', () => {
+  const base = initialUploaderState(LIMITS, { email: '', name: '' }).form;
+  const ready = { ...base, recipients: ['ann@example.com'], senderEmail: 'me@example.com' };
+
+  it('needs at least one recipient and the sender e-mail, only for S1', () => {
+    expect(hasProblems(formProblems(ready, LIMITS, 'S1'))).toBe(false);
+    expect(formProblems({ ...ready, recipients: [] }, LIMITS, 'S1').noRecipients).toBe(true);
+    expect(formProblems({ ...ready, senderEmail: ' ' }, LIMITS, 'S1').senderEmailRequired).toBe(true);
+    expect(hasProblems(formProblems(base, LIMITS, 'S2'))).toBe(false);
+  });
+
+  it('flags text left in the recipients field and more recipients than the plan allows (10)', () => {
+    expect(formProblems({ ...ready, recipientsDraft: 'bob@' }, LIMITS, 'S1').recipientsDraftLeft).toBe(true);
+    const ten = Array.from({ length: 10 }, (_, i) => `r${i}@example.com`);
+    expect(formProblems({ ...ready, recipients: ten }, LIMITS, 'S1').tooManyRecipients).toBe(false);
+    expect(
+      formProblems({ ...ready, recipients: [...ten, 'x@example.com'] }, LIMITS, 'S1').tooManyRecipients,
+    ).toBe(true);
+  });
+
+  it('needs the sender e-mail for a link only when download confirmations are on', () => {
+    expect(formProblems({ ...base, downloadConfirmationS2: true }, LIMITS, 'S2').senderEmailRequired).toBe(
+      true,
+    );
+    expect(formProblems({ ...base, forceEmailWhenDownloadS2: true }, LIMITS, 'S2').senderEmailRequired).toBe(
+      false,
+    );
+  });
+});
+
 describe('buildCreateRequest', () => {
+  it('sends S1 with its recipients, notifications and the saved proof of the sender address', () => {
+    const state = initialUploaderState(LIMITS, { email: 'me@example.com', name: 'Me' });
+    const request = buildCreateRequest(
+      {
+        ...state,
+        files: [selected('a.txt', 3)],
+        form: {
+          ...state.form,
+          recipients: ['ann@example.com', 'bob@example.com'],
+          message: 'Hello',
+          expiryReminder: false,
+          // The S2 switches do not leak into an S1 transfer.
+          forceEmailWhenDownloadS2: true,
+        },
+      },
+      'S1',
+      'en',
+      'proof-token',
+    );
+    expect(request).toMatchObject({
+      type: 'S1',
+      recipients: ['ann@example.com', 'bob@example.com'],
+      downloadConfirmation: true,
+      expiryReminder: false,
+      senderEmail: 'me@example.com',
+      senderName: 'Me',
+      senderVerificationToken: 'proof-token',
+      message: 'Hello',
+    });
+    expect(request).not.toHaveProperty('forceEmailWhenDownloadS2');
+  });
+
+  it('never sends recipients for a link, nor a proof without a sender e-mail', () => {
+    const state = initialUploaderState(LIMITS, { email: '', name: '' });
+    const request = buildCreateRequest(
+      {
+        ...state,
+        files: [selected('a.txt', 3)],
+        form: { ...state.form, recipients: ['ann@example.com'], forceEmailWhenDownloadS2: true },
+      },
+      'S2',
+      'en',
+      'proof-token',
+    );
+    expect(request).not.toHaveProperty('recipients');
+    expect(request).not.toHaveProperty('senderVerificationToken');
+    expect(request.forceEmailWhenDownloadS2).toBe(true);
+    expect(request.downloadConfirmation).toBe(false);
+  });
+
   it('sends only what was set, with relative paths for folder files', () => {
     const state = initialUploaderState(LIMITS, { email: '', name: '' });
     const request = buildCreateRequest(
@@ -110,6 +222,8 @@ describe('buildCreateRequest', () => {
       expiresInDays: 7,
       maxDownloads: 5,
       allowPreview: false,
+      downloadConfirmation: false,
+      forceEmailWhenDownloadS2: false,
       senderEmail: undefined,
       senderName: undefined,
       locale: 'fr',

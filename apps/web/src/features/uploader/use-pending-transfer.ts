@@ -1,3 +1,4 @@
+import type { TransferSummary } from '@ferry/core';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../lib/api';
 import { getUploadState } from '../../lib/transfer-api';
@@ -7,7 +8,9 @@ import {
   loadPending,
   matchResumeFiles,
   type PendingTransfer,
+  type PendingVerification,
   type ResumeCandidate,
+  updatePendingVerification,
 } from './resume-store';
 
 export interface PendingState {
@@ -18,6 +21,11 @@ export interface PendingState {
   /** Files still to be re-added before the upload can go on. */
   missing: PendingTransfer['files'];
   checked: boolean;
+  /**
+   * Every file is uploaded and the transfer only waits for the sender's code (the server's upload-state);
+   * nothing needs to be added again.
+   */
+  awaitingCode: TransferSummary | null;
 }
 
 /** Statuses of upload-state that mean the saved transfer can no longer be resumed. */
@@ -27,14 +35,15 @@ function isGone(error: unknown): boolean {
 
 /**
  * The unfinished transfer saved by an earlier visit (spec-less but expected: a reload must not lose an
- * upload). It is checked against the server's upload-state; an expired, finished or unknown transfer is
- * forgotten silently.
+ * upload, nor the chance to enter the sender's code). It is checked against the server's upload-state; an
+ * expired, finished or unknown transfer is forgotten silently, one that only waits for the code is kept.
  */
 export function usePendingTransfer() {
   const [pending, setPending] = useState<PendingTransfer | null>(() => loadPending());
   const [uploadedIds, setUploadedIds] = useState<ReadonlySet<string>>(new Set());
   const [attached, setAttached] = useState<ReadonlyMap<string, ResumeCandidate>>(new Map());
   const [checked, setChecked] = useState(false);
+  const [awaitingCode, setAwaitingCode] = useState<TransferSummary | null>(null);
 
   const transferId = pending?.transferId;
   const uploadToken = pending?.uploadToken;
@@ -50,11 +59,18 @@ export function usePendingTransfer() {
     getUploadState(transferId, uploadToken).then(
       (state) => {
         if (!live) return;
-        if (state.status !== 'UPLOADING') {
+        const saved = loadPending();
+        const waitsForCode = state.senderVerification === 'pending' && saved?.verification !== undefined;
+        if (state.status !== 'UPLOADING' && !waitsForCode) {
           clearPending(transferId);
           setPending(null);
           return;
         }
+        if (saved?.verification && saved.verification.state !== state.senderVerification) {
+          // Verified meanwhile (another tab), or a new code is needed: the server knows best.
+          setPending(updatePendingVerification(transferId, { state: state.senderVerification }) ?? saved);
+        }
+        if (state.status !== 'UPLOADING') setAwaitingCode(state);
         setUploadedIds(new Set(state.files.filter((f) => f.uploaded).map((f) => f.id)));
         setChecked(true);
       },
@@ -75,12 +91,24 @@ export function usePendingTransfer() {
     if (transferId) clearPending(transferId);
     setPending(null);
     setAttached(new Map());
+    setAwaitingCode(null);
   }, [transferId]);
+
+  /** Records a change of the sender's verification (a code entered or resent from the banner). */
+  const updateVerification = useCallback(
+    (change: Partial<PendingVerification>) => {
+      if (!transferId) return;
+      const next = updatePendingVerification(transferId, change);
+      if (next) setPending(next);
+    },
+    [transferId],
+  );
 
   /** Forgets the banner without touching storage (the upload now runs and owns the saved record). */
   const release = useCallback(() => {
     setPending(null);
     setAttached(new Map());
+    setAwaitingCode(null);
   }, []);
 
   /** Re-attaches re-added files; returns those that are not part of the unfinished transfer. */
@@ -107,8 +135,8 @@ export function usePendingTransfer() {
   const state: PendingState | null = useMemo(() => {
     if (!pending) return null;
     const missing = pending.files.filter((f) => !uploadedIds.has(f.id) && !attached.has(f.id));
-    return { pending, uploadedIds, attached, missing, checked };
-  }, [pending, uploadedIds, attached, checked]);
+    return { pending, uploadedIds, attached, missing, checked, awaitingCode };
+  }, [pending, uploadedIds, attached, checked, awaitingCode]);
 
-  return { state, discard, release, attach };
+  return { state, discard, release, attach, updateVerification };
 }

@@ -1,8 +1,14 @@
-import type { TransferCreateRequest, TransferSummary } from '@ferry/core';
+import type { TransferCreateRequest, TransferCreateResponse, TransferSummary } from '@ferry/core';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { completeTransfer, createTransfer } from '../../lib/transfer-api';
 import { createWorkerHasher } from './hash/hasher';
-import { clearPending, type PendingTransfer, savePending } from './resume-store';
+import {
+  clearPending,
+  finishPendingUpload,
+  type PendingTransfer,
+  type PendingVerification,
+  savePending,
+} from './resume-store';
 import type { SelectedFile } from './selection';
 import { createTusTransport } from './tus-transport';
 import { type EngineFile, UploadEngine, type UploadSnapshot, type UploadTarget } from './upload-engine';
@@ -16,11 +22,35 @@ function buildEngine(target: UploadTarget, files: EngineFile[], onFinished: (s: 
     hasher: typeof Worker === 'undefined' ? null : createWorkerHasher(),
     complete: (t, completed) => completeTransfer(t.transferId, t.uploadToken, completed),
     onFinished: (summary) => {
-      clearPending(target.transferId);
+      finishPendingUpload(target.transferId);
       onFinished(summary);
     },
   });
 }
+
+/** Without an answer from the server, the rule of the contract: one code per 60 s. */
+export const DEFAULT_RESEND_WAIT_SECONDS = 60;
+
+/** What the saved record keeps of how the transfer is sent and whether it waits for the sender's code. */
+export function verificationOf(
+  request: TransferCreateRequest,
+  response: Pick<TransferCreateResponse, 'senderVerification'>,
+  now = new Date(),
+): PendingVerification {
+  return {
+    type: request.type === 'S1' ? 'S1' : 'S2',
+    senderEmail: request.senderEmail ?? '',
+    recipients: [...(request.recipients ?? [])],
+    state: response.senderVerification,
+    codeSentAt: now.toISOString(),
+    resendAfterSeconds: DEFAULT_RESEND_WAIT_SECONDS,
+    uploaded: false,
+  };
+}
+
+export type StartResult =
+  | { ok: true; target: UploadTarget; verification: PendingVerification }
+  | { ok: false; error: unknown };
 
 const noSubscription = () => () => undefined;
 const noSnapshot = () => null;
@@ -29,8 +59,8 @@ export interface UploadFlow {
   engine: UploadEngine | null;
   snapshot: UploadSnapshot | null;
   creating: boolean;
-  /** Creates the transfer on the server, then uploads; resolves with the error if creation failed. */
-  start(request: TransferCreateRequest, files: readonly SelectedFile[]): Promise<unknown>;
+  /** Creates the transfer on the server, then uploads; resolves with where it uploads, or the error. */
+  start(request: TransferCreateRequest, files: readonly SelectedFile[]): Promise<StartResult>;
   /** Continues an unfinished transfer with the re-added files. */
   resume(
     pending: PendingTransfer,
@@ -64,16 +94,18 @@ export function useUploadFlow(onFinished: (summary: TransferSummary) => void): U
   }, []);
 
   const start = useCallback(
-    async (request: TransferCreateRequest, files: readonly SelectedFile[]) => {
+    async (request: TransferCreateRequest, files: readonly SelectedFile[]): Promise<StartResult> => {
       setCreating(true);
       try {
         const response = await createTransfer(request);
         const pairs = pairCreatedFiles(files, response.files);
-        savePending(pendingOf(response, pairs));
-        launch(targetOf(response), engineFilesOfNew(pairs));
-        return null;
+        const verification = verificationOf(request, response);
+        savePending({ ...pendingOf(response, pairs), verification });
+        const target = targetOf(response);
+        launch(target, engineFilesOfNew(pairs));
+        return { ok: true, target, verification };
       } catch (error) {
-        return error;
+        return { ok: false, error };
       } finally {
         setCreating(false);
       }

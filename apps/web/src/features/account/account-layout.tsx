@@ -1,0 +1,46 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NavLink } from 'react-router';
+import { PRODUCT_NAME } from '../../lib/config';
+
+const SECTIONS = ['profile', 'security', 'integrations'] as const;
+export type AccountSection = (typeof SECTIONS)[number];
+
+/** The frame of /account/*: a heading, the section links (aria-current on the open one), the section. */
+export function AccountLayout({
+  section,
+  title,
+  children,
+}: {
+  section: AccountSection;
+  title: string;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="account-layout" data-testid={`page-account-${section}`}>
+      <title>{`${title} · ${PRODUCT_NAME}`}</title>
+      <nav className="account-nav" aria-label={t('account:nav_label')} data-testid="account-nav">
+        <ul>
+          {SECTIONS.map((name) => (
+            <li key={name}>
+              <NavLink
+                to={`/account/${name}`}
+                className="account-nav-link"
+                data-testid={`account-nav-${name}`}
+              >
+                {t(`account:nav_${name}`)}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <section className="panel account-panel" aria-labelledby="account-title">
+        <h1 id="account-title" className="panel-title">
+          {title}
+        </h1>
+        {children}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,260 @@
+import { type ApiTokenCreated, ApiTokenCreateRequest, type ApiTokenInfo } from '@ferry/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CheckIcon, CopyIcon } from '../../components/icons';
+import { useDescribeError } from '../../hooks/use-describe-error';
+import { ApiError } from '../../lib/api';
+import { createApiToken, listApiTokens, revokeApiToken } from '../../lib/auth-api';
+import { formatDateTime } from '../../lib/format';
+import { ACCOUNT_QUERY_KEY, useAuth } from '../auth/auth-context';
+import { useToast } from '../toasts/toast-context';
+import { AccountLayout } from './account-layout';
+
+async function copyText(text: string, fallback: HTMLInputElement | null): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    if (!fallback) return false;
+    fallback.select();
+    return document.execCommand('copy');
+  }
+}
+
+/** The new token, shown once, with a copy button; gone from the page once "Done" is pressed. */
+function CreatedToken({ created, onDone }: { created: ApiTokenCreated; onDone: () => void }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    input.current?.focus();
+  }, []);
+  const copy = async () => {
+    const ok = await copyText(created.token, input.current);
+    setCopied(ok);
+    toast.show(t(ok ? 'account:token_copied' : 'account:token_copy_failed'), ok ? 'success' : 'error');
+  };
+  return (
+    <div className="notice notice-success token-created" role="status" data-testid="token-created-panel">
+      <p className="item-title">{t('account:token_created_title', { name: created.name })}</p>
+      <p>{t('account:token_created_once')}</p>
+      <label htmlFor={id} className="field-label">
+        {t('account:token_label')}
+      </label>
+      <div className="input-with-button">
+        <input
+          ref={input}
+          id={id}
+          type="text"
+          readOnly
+          className="mono"
+          value={created.token}
+          onFocus={(event) => event.currentTarget.select()}
+          data-testid="token-created"
+        />
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => void copy()}
+          data-testid="token-copy"
+        >
+          {copied ? <CheckIcon /> : <CopyIcon />}
+          {t(copied ? 'uploader:copied' : 'uploader:copy')}
+        </button>
+      </div>
+      <p className="field-hint">{t('account:token_usage')}</p>
+      <div className="auth-actions">
+        <button
+          type="button"
+          className="button button-secondary button-small"
+          onClick={onDone}
+          data-testid="token-done"
+        >
+          {t('account:token_done')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * `/account/integrations`: personal API tokens (`Authorization: Bearer fry_…`, the CLI's
+ * `ferry login --token`): create one with a name (the token is shown once), see when each was last used,
+ * revoke.
+ */
+export function IntegrationsPage() {
+  const { t, i18n } = useTranslation();
+  const auth = useAuth();
+  const toast = useToast();
+  const describe = useDescribeError();
+  const queryClient = useQueryClient();
+  const id = useId();
+  const queryKey = [ACCOUNT_QUERY_KEY, auth.user?.uid ?? '', 'tokens'];
+  const tokens = useQuery({ queryKey, queryFn: listApiTokens });
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [created, setCreated] = useState<ApiTokenCreated | null>(null);
+  const nameInput = useRef<HTMLInputElement>(null);
+
+  const onFailure = (error: unknown) => {
+    toast.show(describe(error), 'error');
+    if (error instanceof ApiError && error.status === 401) void auth.reload();
+  };
+
+  const create = useMutation({
+    mutationFn: createApiToken,
+    onSuccess: (token) => {
+      setCreated(token);
+      setName('');
+      void queryClient.invalidateQueries({ queryKey });
+    },
+    onError: onFailure,
+  });
+
+  const revoke = useMutation({
+    mutationFn: (token: ApiTokenInfo) => revokeApiToken(token.id),
+    onSuccess: (_, token) => {
+      toast.show(t('account:token_revoked', { name: token.name }), 'success');
+      if (created?.id === token.id) setCreated(null);
+      void queryClient.invalidateQueries({ queryKey });
+    },
+    onError: onFailure,
+  });
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (create.isPending) return;
+    const parsed = ApiTokenCreateRequest.safeParse({ name });
+    if (!parsed.success) {
+      setNameError(t('account:token_name_required'));
+      nameInput.current?.focus();
+      return;
+    }
+    setNameError(null);
+    create.mutate(parsed.data.name);
+  };
+
+  const listError = tokens.error;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new error matters
+  useEffect(() => {
+    if (listError instanceof ApiError && listError.status === 401) void auth.reload();
+  }, [listError]);
+
+  const confirmRevoke = (token: ApiTokenInfo) => {
+    if (window.confirm(t('account:token_revoke_confirm', { name: token.name }))) revoke.mutate(token);
+  };
+
+  return (
+    <AccountLayout section="integrations" title={t('account:integrations_title')}>
+      <h2 className="section-title">{t('account:tokens_title')}</h2>
+      <p className="muted">{t('account:tokens_intro')}</p>
+      {created && (
+        <CreatedToken
+          created={created}
+          onDone={() => {
+            setCreated(null);
+            // The mutation's state held the secret too.
+            create.reset();
+            nameInput.current?.focus();
+          }}
+        />
+      )}
+      <form className="token-form" noValidate onSubmit={onSubmit} data-testid="token-form">
+        <div className="field">
+          <label htmlFor={`${id}-name`}>{t('account:token_name_label')}</label>
+          <input
+            ref={nameInput}
+            id={`${id}-name`}
+            type="text"
+            maxLength={200}
+            autoComplete="off"
+            value={name}
+            placeholder={t('account:token_name_placeholder')}
+            aria-invalid={nameError ? true : undefined}
+            aria-describedby={nameError ? `${id}-name-error` : undefined}
+            onChange={(event) => setName(event.target.value)}
+            data-testid="token-name"
+          />
+          {nameError && (
+            <p className="field-error" id={`${id}-name-error`}>
+              {nameError}
+            </p>
+          )}
+        </div>
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={create.isPending}
+          aria-busy={create.isPending || undefined}
+          data-testid="token-create"
+        >
+          {t('account:token_create')}
+        </button>
+      </form>
+      {tokens.isPending && (
+        <p className="muted" role="status" aria-busy="true">
+          {t('account:loading')}
+        </p>
+      )}
+      {tokens.error && (
+        <div className="notice notice-error" role="alert" data-testid="tokens-error">
+          <p>{describe(tokens.error)}</p>
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            onClick={() => void tokens.refetch()}
+          >
+            {t('common:retry')}
+          </button>
+        </div>
+      )}
+      {tokens.data?.length === 0 && (
+        <p className="muted" data-testid="tokens-empty">
+          {t('account:tokens_empty')}
+        </p>
+      )}
+      {tokens.data && tokens.data.length > 0 && (
+        <ul className="item-list" aria-label={t('account:tokens_title')} data-testid="token-list">
+          {tokens.data.map((token) => (
+            <li key={token.id} className="item-row" data-testid="token-row" data-token-id={token.id}>
+              <div className="item-main">
+                <p className="item-title">{token.name}</p>
+                <dl className="item-facts">
+                  <div>
+                    <dt>{t('account:token_prefix')}</dt>
+                    <dd className="mono">{token.prefix}…</dd>
+                  </div>
+                  <div>
+                    <dt>{t('account:token_created_at')}</dt>
+                    <dd>{formatDateTime(token.createdAt, i18n.language)}</dd>
+                  </div>
+                  <div>
+                    <dt>{t('account:token_last_used')}</dt>
+                    <dd data-testid="token-last-used">
+                      {token.lastUsedAt
+                        ? formatDateTime(token.lastUsedAt, i18n.language)
+                        : t('account:never')}
+                    </dd>
+                  </div>
+                </dl>
+              </div>
+              <button
+                type="button"
+                className="button button-secondary button-small"
+                disabled={revoke.isPending && revoke.variables?.id === token.id}
+                aria-label={t('account:token_revoke_label', { name: token.name })}
+                onClick={() => confirmRevoke(token)}
+                data-testid="token-revoke"
+              >
+                {t('account:token_revoke')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </AccountLayout>
+  );
+}

@@ -1,0 +1,151 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { useDescribeError } from '../../hooks/use-describe-error';
+import { useToast } from '../toasts/toast-context';
+import { useAuth } from './auth-context';
+import { signInPath } from './auth-errors';
+
+/** The first letter of the name or address, for the round badge of the menu button. */
+export function initialOf(displayName: string | null, email: string): string {
+  const source = displayName?.trim() || email;
+  return (source.charAt(0) || '?').toLocaleUpperCase();
+}
+
+/**
+ * The header's account area: "Sign in" for anonymous visitors; for a signed-in user a menu button that
+ * opens a panel (disclosure pattern: Escape closes it and gives focus back) with the e-mail, the plan,
+ * Account, Sign out and Sign out everywhere.
+ */
+export function UserMenu() {
+  const { t } = useTranslation();
+  const auth = useAuth();
+  const location = useLocation();
+  const toast = useToast();
+  const describe = useDescribeError();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+
+  // Any navigation closes the menu.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: closing on each new location is the point
+  useEffect(() => {
+    setOpen(false);
+  }, [location.pathname]);
+
+  useEffect(() => {
+    if (!open) return;
+    // A click or a focus (Tab) outside the menu closes it.
+    const onOutside = (event: Event) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('pointerdown', onOutside);
+    document.addEventListener('focusin', onOutside);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onOutside);
+      document.removeEventListener('focusin', onOutside);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  if (auth.status === 'loading') return <div className="user-area" aria-hidden="true" />;
+  const user = auth.user;
+  if (!user) {
+    const onAuthPage = /^\/(signin|register)/.test(location.pathname);
+    return (
+      <div className="user-area">
+        {!onAuthPage && (
+          <Link to={signInPath(location)} className="button button-header" data-testid="header-signin">
+            {t('auth:signin_link')}
+          </Link>
+        )}
+      </div>
+    );
+  }
+
+  const signOut = async (everywhere: boolean) => {
+    if (everywhere && !window.confirm(t('auth:signout_everywhere_confirm'))) return;
+    setBusy(true);
+    try {
+      await auth.signOut({ everywhere });
+      setOpen(false);
+      toast.show(t(everywhere ? 'auth:signed_out_everywhere' : 'auth:signed_out'), 'success');
+    } catch (error) {
+      toast.show(describe(error), 'error');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="user-area user-menu" ref={root}>
+      <button
+        ref={button}
+        type="button"
+        className="user-menu-button"
+        aria-expanded={open}
+        aria-controls={`${id}-panel`}
+        aria-label={t('auth:menu_label', { email: user.email })}
+        onClick={() => setOpen((v) => !v)}
+        data-testid="user-menu-button"
+      >
+        <span className="avatar" aria-hidden="true">
+          {initialOf(user.displayName, user.email)}
+        </span>
+        <span className="user-menu-email">{user.email}</span>
+      </button>
+      <div id={`${id}-panel`} className="user-menu-panel" hidden={!open} data-testid="user-menu">
+        <p className="user-menu-who">
+          <span className="user-menu-address" data-testid="user-menu-email">
+            {user.email}
+          </span>
+          <span className="plan-badge" data-testid="user-menu-plan" data-plan={auth.state.planType}>
+            {t(`auth:plan_${auth.state.planType}`)}
+          </span>
+        </p>
+        <ul className="user-menu-list">
+          <li>
+            <Link to="/account/profile" className="user-menu-item" data-testid="user-menu-account">
+              {t('auth:menu_account')}
+            </Link>
+          </li>
+          <li>
+            <Link to="/account/security" className="user-menu-item" data-testid="user-menu-security">
+              {t('account:nav_security')}
+            </Link>
+          </li>
+          <li>
+            <button
+              type="button"
+              className="user-menu-item"
+              disabled={busy}
+              onClick={() => void signOut(false)}
+              data-testid="user-menu-signout"
+            >
+              {t('auth:signout')}
+            </button>
+          </li>
+          <li>
+            <button
+              type="button"
+              className="user-menu-item"
+              disabled={busy}
+              onClick={() => void signOut(true)}
+              data-testid="user-menu-signout-all"
+            >
+              {t('auth:signout_everywhere')}
+            </button>
+          </li>
+        </ul>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { useTranslation } from 'react-i18next';
+import type { FormField, TransferForm, UploadType } from './uploader-state';
+
+function Switch({
+  checked,
+  label,
+  hint,
+  testId,
+  onChange,
+}: {
+  checked: boolean;
+  label: string;
+  hint?: string;
+  testId: string;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <label className="switch">
+      <input
+        type="checkbox"
+        role="switch"
+        aria-checked={checked}
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        data-testid={testId}
+      />
+      <span className="switch-track" aria-hidden="true" />
+      <span className="switch-text">
+        <span>{label}</span>
+        {hint && <span className="field-hint">{hint}</span>}
+      </span>
+    </label>
+  );
+}
+
+/**
+ * The e-mails a transfer sends besides the transfer itself: S1 download confirmations and expiry reminders;
+ * for a link, asking downloaders for their e-mail and confirming downloads to the sender.
+ */
+export function NotificationSwitches({
+  type,
+  form,
+  set,
+}: {
+  type: UploadType;
+  form: TransferForm;
+  set: (field: FormField) => (value: string | number | boolean) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="fieldset switches">
+      <legend>{t('uploader:notifications_legend')}</legend>
+      {type === 'S1' ? (
+        <>
+          <Switch
+            checked={form.downloadConfirmation}
+            label={t('uploader:switch_download_confirmation')}
+            testId="notify-download-confirmation"
+            onChange={set('downloadConfirmation')}
+          />
+          <Switch
+            checked={form.expiryReminder}
+            label={t('uploader:switch_expiry_reminder')}
+            testId="notify-expiry-reminder"
+            onChange={set('expiryReminder')}
+          />
+        </>
+      ) : (
+        <>
+          <Switch
+            checked={form.forceEmailWhenDownloadS2}
+            label={t('uploader:switch_force_email')}
+            hint={t('uploader:switch_force_email_hint')}
+            testId="force-downloader-email"
+            onChange={set('forceEmailWhenDownloadS2')}
+          />
+          <Switch
+            checked={form.downloadConfirmationS2}
+            label={t('uploader:switch_download_confirmation')}
+            hint={t('uploader:switch_download_confirmation_s2_hint')}
+            testId="notify-download-confirmation"
+            onChange={set('downloadConfirmationS2')}
+          />
+        </>
+      )}
+    </fieldset>
+  );
+}

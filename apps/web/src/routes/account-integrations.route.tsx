@@ -1,0 +1,6 @@
+import { IntegrationsPage } from '../features/account/integrations-page';
+
+/** `/account/integrations` */
+export default function AccountIntegrationsRoute() {
+  return <IntegrationsPage />;
+}

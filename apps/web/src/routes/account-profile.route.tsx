@@ -1,0 +1,6 @@
+import { ProfilePage } from '../features/account/profile-page';
+
+/** `/account/profile` */
+export default function AccountProfileRoute() {
+  return <ProfilePage />;
+}

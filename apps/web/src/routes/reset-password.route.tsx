@@ -1,0 +1,6 @@
+import { ResetPasswordPage } from '../features/auth/reset-password-page';
+
+/** `/reset-password?token=…` */
+export default function ResetPasswordRoute() {
+  return <ResetPasswordPage />;
+}
