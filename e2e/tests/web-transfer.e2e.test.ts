@@ -117,7 +117,7 @@ describe('the web app, end to end against the built server', () => {
     });
 
     const sender = await scenarios.newPage();
-    await sender.goto(server.url);
+    await sender.goto(`${server.url}/#S2`);
     // The two files dropped on the drop zone, the folder picked with the folder button.
     await dropFiles(sender.getByTestId('dropzone'), [
       path.join(root, 'loose/report.txt'),
@@ -164,7 +164,7 @@ describe('the web app, end to end against the built server', () => {
     const password = 'correct horse battery staple';
 
     const sender = await scenarios.newPage();
-    await sender.goto(server.url);
+    await sender.goto(`${server.url}/#S2`);
     await sender
       .getByTestId('file-input')
       .setInputFiles([path.join(dir, 'secret.txt'), path.join(dir, 'other.txt')]);
@@ -240,7 +240,7 @@ describe('the web app, end to end against the built server', () => {
       });
     });
 
-    await page.goto(server.url);
+    await page.goto(`${server.url}/#S2`);
     await page.getByTestId('file-input').setInputFiles(source);
     await page.getByTestId('next').click();
     await page.getByTestId('start-upload').click();
@@ -362,7 +362,7 @@ describe('the web app, end to end against the built server', () => {
       hasTouch: true,
       deviceScaleFactor: 2,
     });
-    await page.goto(server.url);
+    await page.goto(`${server.url}/#S2`);
     await page.getByTestId('dropzone').waitFor();
     expect(await page.evaluate(() => document.documentElement.clientWidth)).toBe(width);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(width);

@@ -46,6 +46,20 @@ export function storedPathProblem(path: string, name: string): string | null {
   return null;
 }
 
+/**
+ * Why a stored e-mail address could not be one mailbox in a To header, or null: no surrounding or inner spaces, no
+ * control characters or header/list separators, one `@` between a local part and a dotted domain, 320 bytes at most.
+ */
+export function storedAddressProblem(email: string): string | null {
+  if (email !== email.trim()) return 'surrounding spaces';
+  if (/[\s\p{Cc},;<>()[\]\\"]/u.test(email)) return 'space, control character or separator';
+  if (utf8Bytes(email) > 320) return `${utf8Bytes(email)} bytes`;
+  const parts = email.split('@');
+  if (parts.length !== 2 || parts[0] === '' || !/^[^.]+(\.[^.]+)+$/.test(parts[1]!))
+    return 'not local@domain.tld';
+  return null;
+}
+
 /** RFC 5987 attr-char: what may stand unencoded in an ext-value. */
 const EXT_VALUE = /^UTF-8''(?:[A-Za-z0-9!#$&+\-.^_`|~]|%[0-9A-F]{2})*$/;
 
