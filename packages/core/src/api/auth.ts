@@ -183,3 +183,34 @@ export const TotpDisableRequest = z.object({ password: z.string().min(1).max(256
 /** GET /api/auth/auth/sign-out → how many sessions ended. */
 export const SignOutResponse = z.object({ revoked: z.number().int() });
 export type SignOutResponse = z.infer<typeof SignOutResponse>;
+
+/**
+ * POST /api/auth/password/change (signed in) → 200 SignOutResponse: the other sessions of the account are
+ * revoked (the calling one stays). Errors: 401 INVALID_CREDENTIALS (wrong current password), 429 RATE_LIMITED.
+ */
+export const ChangePasswordRequest = z.object({
+  currentPassword: z.string().min(1).max(256),
+  newPassword: Password,
+});
+export type ChangePasswordRequest = z.input<typeof ChangePasswordRequest>;
+
+/**
+ * POST /api/sales/enterprise-contact (anyone; rate limited) → 201 { id }: the /register/enterprise form, stored
+ * and mailed to SALES_EMAIL.
+ */
+export const EnterpriseContactRequest = z.object({
+  name: name.pipe(z.string().min(1)),
+  email: Email,
+  company: name.pipe(z.string().min(1)),
+  phone: z.string().trim().max(40).optional(),
+  teamSize: z.number().int().min(1).max(1_000_000).optional(),
+  message: z
+    .string()
+    .trim()
+    .max(5000)
+    .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters')
+    .optional(),
+  locale: z.string().max(35).optional(),
+});
+export type EnterpriseContactRequest = z.input<typeof EnterpriseContactRequest>;
+export const EnterpriseContactResponse = z.object({ id: z.string() });

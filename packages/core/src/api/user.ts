@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TransferType } from '../enums.js';
+import { PERMISSIONS, type TransferType } from '../enums.js';
 import { Email } from './transfer.js';
 
 /** Spec §3 uploaderSettings (the full flag set of "Uploader settings"). */
@@ -160,3 +160,19 @@ export function defaultTransferType(input: {
   if (wanted === 'S2' && !input.allowS2) return 'S1';
   return wanted;
 }
+
+/**
+ * GET /api/user/teams/{teamId}/members/{uid} → TeamMembership. A team is identified by its manager's uid
+ * (spec §6: "the manager id identifies the owner for team-wide calls"); the manager is a member of their own
+ * team with every permission. Readable by the member themself and by the team's manager or a USER_MANAGER of
+ * the team; anyone else gets 404 NOT_FOUND (the team's members are not disclosed).
+ */
+export const TeamMembership = z.object({
+  teamId: z.string(),
+  uid: z.string(),
+  email: z.string(),
+  displayName: z.string().nullable(),
+  isManager: z.boolean(),
+  permissions: z.array(z.enum(PERMISSIONS)),
+});
+export type TeamMembership = z.infer<typeof TeamMembership>;
