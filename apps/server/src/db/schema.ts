@@ -31,6 +31,7 @@ export const transfers = pgTable(
     senderEmail: text('sender_email'),
     senderName: text('sender_name'),
     locale: text('locale'),
+    timeZone: text('time_zone'),
     allowPreview: boolean('allow_preview').notNull().default(true),
     maxDownloads: integer('max_downloads'),
     downloadCount: integer('download_count').notNull().default(0),

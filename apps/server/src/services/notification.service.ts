@@ -551,7 +551,7 @@ export class NotificationService {
   }
 
   private context(transfer: TransferRecord): MailContext {
-    return { locale: transfer.locale, productName: this.productName };
+    return { locale: transfer.locale, timeZone: transfer.timeZone ?? undefined, productName: this.productName };
   }
 
   private outgoing(rendered: RenderedMail, to: string[], idempotencyKey: string): OutgoingMail {

@@ -18,6 +18,8 @@ export interface TransferRecord {
   senderEmail: string | null;
   senderName: string | null;
   locale: string | null;
+  /** The sender's IANA time zone, for dates in e-mails (UTC when null). */
+  timeZone: string | null;
   allowPreview: boolean;
   maxDownloads: number | null;
   downloadCount: number;

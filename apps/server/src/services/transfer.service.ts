@@ -174,6 +174,7 @@ export class TransferService {
       senderEmail,
       senderName: request.senderName || null,
       locale: request.locale ?? null,
+      timeZone: request.timeZone ?? null,
       allowPreview: request.allowPreview,
       maxDownloads: request.maxDownloads ?? null,
       totalSize,

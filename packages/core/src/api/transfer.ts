@@ -38,6 +38,22 @@ export const TransferCreateRequest = z.object({
     .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'not a language tag')
     .max(35)
     .optional(),
+  /**
+   * The sender's IANA time zone (e.g. `Europe/Paris`): dates in the e-mails about this transfer are written in
+   * it, with its name. Unknown zones are refused; without one, UTC.
+   */
+  timeZone: z
+    .string()
+    .max(64)
+    .refine((v) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: v });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'not a known time zone')
+    .optional(),
   files: z.array(TransferFileInput).min(1).max(100_000),
   /**
    * S1: who gets the transfer by e-mail, each with a personal link (at most the plan's `recipients` limit).

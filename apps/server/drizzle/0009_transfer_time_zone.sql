@@ -1,0 +1,1 @@
+ALTER TABLE "transfers" ADD COLUMN "time_zone" text;
