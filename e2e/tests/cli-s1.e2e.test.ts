@@ -107,7 +107,8 @@ describe('ferry send --to/--from against the built server and a real SMTP server
       },
     });
     work = await tempDir('cli-s1');
-    env = { FERRY_STATE_DIR: path.join(work, 'state') };
+    // English mails unless a test asks otherwise, whatever this machine's locale.
+    env = { FERRY_STATE_DIR: path.join(work, 'state'), LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
   });
 
   afterEach(async (context: TestContext) => {
@@ -201,7 +202,8 @@ describe('ferry send --to/--from against the built server and a real SMTP server
     await writeRandomFile(other, 1000);
     const again = ferryWithStdin(
       ['send', other, '--server', server.url, '--from', 'ann@example.com', '--to', 'dave@example.com'],
-      env,
+      // The mails about it in the sender's language and time zone, as the environment gives them.
+      { ...env, LANG: 'fr_FR.UTF-8', TZ: 'Asia/Tokyo' },
     );
     again.child.stdin.end(); // nothing to read: a code would be missing
     logs.push(['second-send.log', () => again.output]);
@@ -210,6 +212,9 @@ describe('ferry send --to/--from against the built server and a real SMTP server
     expect(second.stderr).toContain('ferry:   dave@example.com: sent\n');
     expect(second.stderr).not.toContain('code');
     const daveMail = await mailTo('dave@example.com', "dave's mail");
+    expect(daveMail.parsed.subject).toBe('ann@example.com vous a envoyé des fichiers avec Ferry');
+    expect(daveMail.parsed.text).toContain('Disponible jusqu’au');
+    expect(daveMail.parsed.text).toMatch(/\d\d:\d\d UTC\+9/);
     expect(personalLink(daveMail)).toContain(`/dl/${lines(second.stdout)[0]!.slice(-16)}?userSecret=`);
     expect(codesSentTo('ann@example.com')).toHaveLength(codes);
   });

@@ -1,8 +1,16 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { TransferSummary } from '@ferry/core';
+import type { TransferEventList, TransferSummary } from '@ferry/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { api, createTransfer, fetchBytes, randomFile, sendTransfer, sha256 } from '../test/flows.js';
+import {
+  api,
+  createTransfer,
+  fetchBytes,
+  randomFile,
+  sendTransfer,
+  sha256,
+  signedInAccount,
+} from '../test/flows.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from '../test/smtp-sink.js';
 import { TusTestClient } from '../test/tus-client.js';
@@ -115,6 +123,7 @@ describe('S1: send by e-mail', () => {
       senderName: 'Alice Martin',
       recipients: [BOB, CAROL, 'BOB@recipients.example'],
       locale: 'fr',
+      timeZone: 'Pacific/Kiritimati',
       files: [
         { name: 'beach.jpg', size: files[0]!.length },
         { name: 'notes.txt', size: files[1]!.length },
@@ -156,6 +165,15 @@ describe('S1: send by e-mail', () => {
       expect(m.parsed.html).toContain('notes.txt');
       expect(m.parsed.replyTo?.text).toContain(SENDER);
       expect(m.parsed.html).not.toMatch(/<img[^>]+src="http/);
+      // In the sender's language, the expiry in the sender's time zone (UTC+14 there), its zone named.
+      expect(subject(m)).toContain('vous a envoyé');
+      expect(m.parsed.text).toContain('Disponible jusqu’au');
+      const expiry = new Date(uploaded.expiresAt);
+      const local = new Date(expiry.getTime() + 14 * 3600_000);
+      expect(m.parsed.text).toContain(`${local.getUTCDate()} `);
+      expect(m.parsed.text).toMatch(
+        new RegExp(`${String(local.getUTCHours()).padStart(2, '0')}:\\d\\d UTC\\+14`),
+      );
     }
     const bob = personalLink(bobMail);
     const carol = personalLink(carolMail);
@@ -218,6 +236,31 @@ describe('S1: send by e-mail', () => {
       'AVAILABLE',
     ]);
     expect(events[1]).toMatchObject({ actor: 'anonymous', data: { email: BOB } });
+
+    // The same history through the API, in the dashboard's shape: for the upload token's holder only.
+    const history = await api(ferry.baseUrl, `/api/transfer/transfers/${created.transferId}/events`, {
+      headers: { 'x-upload-token': created.uploadToken },
+    });
+    expect(history.status).toBe(200);
+    const seen = history.body as TransferEventList;
+    expect(seen.events.map((e) => e.type)).toEqual(events.map((e) => e.type));
+    expect(seen.events[0]).toMatchObject({
+      type: 'CREATED',
+      actor: { kind: 'anonymous', userId: null, email: null },
+      data: { type: 'S1', files: 2 },
+    });
+    expect(seen.events[1]).toMatchObject({ type: 'RECIPIENT_ADDED', data: { email: BOB } });
+    expect(seen.events.at(-1)).toMatchObject({ type: 'AVAILABLE', actor: { kind: 'system' } });
+    const times = seen.events.map((e) => Date.parse(e.at));
+    expect(times.every((t, i) => i === 0 || t >= times[i - 1]!)).toBe(true);
+    expect(Math.abs(times[0]! - Date.now())).toBeLessThan(120_000);
+    for (const headers of [{}, { 'x-upload-token': 'not-the-token' }]) {
+      const refused = await api(ferry.baseUrl, `/api/transfer/transfers/${created.transferId}/events`, {
+        headers,
+      });
+      expect(refused.status).toBe(404);
+      expect(JSON.stringify(refused.body)).not.toContain(BOB);
+    }
     // Only the hash of a personal link is stored.
     const stored = await query(ferry, 'SELECT * FROM transfer_recipients WHERE transfer_id = $1', [
       created.transferId,
@@ -410,6 +453,13 @@ describe('S1: send by e-mail', () => {
       body: 'List-Unsubscribe=One-Click',
     });
     expect(off.body).toEqual({ kind: 'expiryReminder', transferName: null });
+    const history = await api(ferry.baseUrl, `/api/transfer/transfers/${created.transferId}/events`, {
+      headers: { 'x-upload-token': created.uploadToken },
+    });
+    expect((history.body as TransferEventList).events.at(-1)).toMatchObject({
+      type: 'EXPIRY_REMINDER_DISABLED',
+      actor: { kind: 'recipient', email: CAROL },
+    });
     await query(ferry, "UPDATE transfers SET expires_at = now() + interval '40 hours' WHERE id = $1", [
       created.transferId,
     ]);
@@ -476,6 +526,70 @@ describe('S1: send by e-mail', () => {
       'DOWNLOAD_CONFIRMATION_DISABLED',
       'FORCE_EMAIL_WHEN_DOWNLOAD_S2_REMOVED',
     ]);
+  });
+
+  it('S2 download confirmations follow the account setting downloadConfirmationS2', async () => {
+    ferry = await start();
+    const waitForMail = (address: string) => sink.waitFor(to(address));
+    const on = await signedInAccount(ferry.baseUrl, 'olive@accounts.example', waitForMail);
+    const off = await signedInAccount(ferry.baseUrl, 'oscar@accounts.example', waitForMail);
+    const patched = await api(ferry.baseUrl, `/api/user/users/${on.uid}`, {
+      method: 'PATCH',
+      headers: on.bearer,
+      json: { notificationSettings: { transfer: { downloadConfirmationS2: true } } },
+    });
+    expect(patched.status).toBe(200);
+
+    const data = randomFile(3000);
+    // Created with the session: the transfer is the account's, its defaults the account's.
+    const createAs = async (account: typeof on) => {
+      const res = await api(ferry.baseUrl, '/api/transfer/transfers', {
+        method: 'POST',
+        headers: account.bearer,
+        json: {
+          type: 'S2',
+          name: `from ${account.email}`,
+          files: [{ name: 'report.pdf', size: data.length }],
+        },
+      });
+      expect(res.status).toBe(201);
+      return res.body as Awaited<ReturnType<typeof createTransfer>>;
+    };
+    const withSetting = await createAs(on);
+    const without = await createAs(off);
+    for (const created of [withSetting, without]) {
+      await uploadAndComplete(ferry.baseUrl, created, [data]);
+      expect(created.senderVerification).toBe('not_needed');
+    }
+    expect((await state(ferry.baseUrl, withSetting)).notifications.downloadConfirmation).toBe(true);
+    expect((await state(ferry.baseUrl, without)).notifications.downloadConfirmation).toBe(false);
+
+    for (const created of [without, withSetting]) {
+      const got = await link(ferry.baseUrl, { transferId: created.transferId, fileId: created.files[0]!.id });
+      expect(got.status).toBe(200);
+    }
+    const confirmation = await sink.waitFor(
+      (m) => to(on.email)(m) && m.parsed.text?.includes('report.pdf') === true,
+    );
+    expect(subject(confirmation)).toBeTruthy();
+    // Nothing for the account that left the setting off, whose transfer recorded no confirmation either.
+    expect(sink.messages.filter(to(off.email)).map(subject)).toHaveLength(1); // the verification link only
+    const history = await api(ferry.baseUrl, `/api/transfer/transfers/${without.transferId}/events`, {
+      headers: off.bearer,
+    });
+    expect(history.status).toBe(200);
+    expect((history.body as TransferEventList).events.map((e) => e.type)).not.toContain(
+      'DOWNLOAD_CONFIRMATION_ENABLED',
+    );
+    expect((history.body as TransferEventList).events[0]!.actor).toMatchObject({
+      kind: 'user',
+      userId: off.uid,
+    });
+    // Another account may not read it.
+    const foreign = await api(ferry.baseUrl, `/api/transfer/transfers/${without.transferId}/events`, {
+      headers: on.bearer,
+    });
+    expect(foreign.status).toBe(404);
   });
 
   it('a plain S2 link transfer asks for nothing and mails nobody', async () => {

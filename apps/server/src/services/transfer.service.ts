@@ -5,12 +5,14 @@ import {
   defaultTransferValidityDays,
   GB,
   type LimitError,
+  parseEventActor,
   PLAN_LIMITS,
   type PlanType,
   type SenderVerificationResendResponse,
   type SenderVerificationResponse,
   TransferCreateRequest,
   type TransferCreateResponse,
+  type TransferEventList,
   type TransferEventType,
   type TransferFile,
   TransferNotificationsUpdate,
@@ -379,6 +381,31 @@ export class TransferService {
   async uploadState(transferId: string, token: string | undefined, origin: string): Promise<TransferSummary> {
     const transfer = await this.authorizedTransfer(transferId, token, true);
     return this.summaryOf(transfer, origin);
+  }
+
+  /**
+   * The transfer's history (spec §3 events), oldest first, for whoever holds its upload token or owns it.
+   * Anyone else learns nothing, not even that it exists.
+   */
+  async history(transferId: string, token: string | undefined, actor: Actor): Promise<TransferEventList> {
+    const transfer = await this.repo.find(transferId);
+    const owner = transfer !== null && actor.userId !== null && transfer.ownerId === actor.userId;
+    const holder =
+      transfer !== null &&
+      token !== undefined &&
+      constantTimeEqual(sha256Hex(token), transfer.uploadTokenHash);
+    if (!transfer || !(owner || holder))
+      throw new AppError('TRANSFER_NOT_FOUND', 'Unknown transfer, or not yours to read.');
+    const events = await this.repo.events(transferId);
+    return {
+      transferId,
+      events: events.map((e) => ({
+        type: e.type,
+        at: e.createdAt.toISOString(),
+        actor: parseEventActor(e.actor),
+        data: e.data ?? {},
+      })),
+    };
   }
 
   /** Verifies every file arrived and matches the client's own hash, then makes the transfer available. */

@@ -83,3 +83,28 @@ export async function readZip(data: Buffer): Promise<Map<string, Buffer>> {
   });
   return out;
 }
+
+/**
+ * Registers an account, verifies it through the link mailed to it (caught by `waitForMail`) and opens a
+ * session; returns the address, uid and the session token to send as `Authorization: Bearer …`.
+ */
+export async function signedInAccount(
+  baseUrl: string,
+  email: string,
+  waitForMail: (to: string) => Promise<{ parsed: { text?: string | false } }>,
+  password = 'correct horse battery',
+) {
+  const reg = await api(baseUrl, '/api/auth/register', { method: 'POST', json: { email, password } });
+  if (reg.status !== 202) throw new Error(`register ${reg.status}: ${JSON.stringify(reg.body)}`);
+  const mail = await waitForMail(email);
+  const token = /\/verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.parsed.text || '')?.[1];
+  const verified = await api(baseUrl, '/api/auth/verify-email', { method: 'POST', json: { token } });
+  if (verified.status !== 200) throw new Error(`verify ${verified.status}: ${JSON.stringify(verified.body)}`);
+  const session = await api(baseUrl, '/api/auth/auth/session-cookie', {
+    headers: { 'id-token': verified.body.idToken },
+  });
+  if (session.status !== 200) throw new Error(`session ${session.status}: ${JSON.stringify(session.body)}`);
+  const bearer = { authorization: `Bearer ${session.body.sessionCookie}` };
+  const me = await api(baseUrl, '/api/auth/me', { headers: bearer });
+  return { email, uid: me.body.user.uid as string, bearer };
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FILE_ID_LENGTH, TRANSFER_ID_LENGTH } from '../constants.js';
-import { TRANSFER_STATUSES, TRANSFER_TYPES } from '../enums.js';
+import { TRANSFER_EVENTS, TRANSFER_STATUSES, TRANSFER_TYPES } from '../enums.js';
+import { EVENT_ACTOR_KINDS } from '../rules/event-actor.js';
 
 /** Free text that is stored: PostgreSQL text cannot hold NUL, so it is refused up front (400, not 500). */
 const text = () => z.string().refine((v) => !v.includes('\u0000'), 'must not contain NUL characters');
@@ -169,6 +170,29 @@ export const TransferSummary = z.object({
   notifications: TransferNotifications,
 });
 export type TransferSummary = z.infer<typeof TransferSummary>;
+
+/** One entry of a transfer's history (spec §3 transfer events), as the dashboard shows it. */
+export const TransferEventView = z.object({
+  type: z.enum(TRANSFER_EVENTS),
+  /** ISO 8601, UTC. */
+  at: z.string(),
+  /** Who did it: a signed-in user (id), an anonymous sender, a recipient or downloader (e-mail), or Ferry itself. */
+  actor: z.object({
+    kind: z.enum(EVENT_ACTOR_KINDS),
+    userId: z.string().nullable(),
+    email: z.string().nullable(),
+  }),
+  /** What changed, by event: CREATED {type, files, totalSize}, RECIPIENT_ADDED {email}, EXPIRED {}, … */
+  data: z.record(z.string(), z.unknown()),
+});
+export type TransferEventView = z.infer<typeof TransferEventView>;
+
+/**
+ * GET /api/transfer/transfers/{transferId}/events (the upload token in `x-upload-token`, or the owner signed in)
+ * → the transfer's events, oldest first.
+ */
+export const TransferEventList = z.object({ transferId: TransferId, events: z.array(TransferEventView) });
+export type TransferEventList = z.infer<typeof TransferEventList>;
 
 /** What a recipient sees before downloading; files are listed only once the password (if any) is given. */
 export const DownloadInfo = z.object({

@@ -13,7 +13,13 @@ import { describeError, ExitCode, exitCodeFor } from './exit-codes.js';
 import { runGet } from './get.js';
 import type { CliIO } from './io.js';
 import { runSend } from './send.js';
-import { collectEmails, emailAddress, verificationCode } from './send-options.js';
+import {
+  collectEmails,
+  emailAddress,
+  environmentLanguage,
+  languageTag,
+  verificationCode,
+} from './send-options.js';
 import { DEFAULT_SERVER, resolveServer } from './server.js';
 
 declare const __FERRY_VERSION__: string | undefined;
@@ -137,6 +143,11 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
     .option('--no-reminder', 'do not remind recipients who have not downloaded before the transfer expires')
     .option('--no-summary', 'no summary e-mail (with your link) once the transfer went out')
     .option('--require-email', 'downloaders of the link must give their e-mail address first (not with --to)')
+    .option(
+      '--lang <tag>',
+      'language of the e-mails about the transfer, e.g. fr (default: from LC_ALL, LC_MESSAGES or LANG)',
+      languageTag,
+    )
     .option('-q, --quiet', 'no progress or info lines on stderr (warnings and errors still)')
     .addHelpText(
       'after',
@@ -154,7 +165,13 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
       const record = await loadCredential(io, server, context);
       await runSend(
         paths,
-        { ...opts, server, retryForMs: retryForMs(io.env), ...credentialOptions(record, context) },
+        {
+          ...opts,
+          lang: opts.lang ?? environmentLanguage(io.env),
+          server,
+          retryForMs: retryForMs(io.env),
+          ...credentialOptions(record, context),
+        },
         io,
       );
     });

@@ -7,6 +7,9 @@ import {
   collectEmails,
   emailAddress,
   emailRequestFields,
+  environmentLanguage,
+  languageTag,
+  localTimeZone,
   sendOptionsDigest,
   verificationCode,
 } from './send-options.js';
@@ -145,5 +148,34 @@ describe('ferry send e-mail options', () => {
     expect(emailAddress(' a@x.io ')).toBe('a@x.io');
     expect(verificationCode('123-456')).toBe('123456');
     expect(normalizeCode('12345a')).toBeNull();
+  });
+});
+
+describe('ferry send --lang and the environment', () => {
+  it('reads the language as POSIX tools do: LC_ALL, then LC_MESSAGES, then LANG', () => {
+    expect(environmentLanguage({ LANG: 'fr_FR.UTF-8' })).toBe('fr-FR');
+    expect(environmentLanguage({ LANG: 'fr_FR.UTF-8', LC_MESSAGES: 'de_DE' })).toBe('de-DE');
+    expect(environmentLanguage({ LANG: 'fr_FR', LC_MESSAGES: 'de_DE', LC_ALL: 'it_IT@euro' })).toBe('it-IT');
+    expect(environmentLanguage({ LANG: 'pt_BR.utf8' })).toBe('pt-BR');
+  });
+
+  it('says nothing for C, POSIX, nothing set, or something unreadable', () => {
+    expect(environmentLanguage({})).toBeUndefined();
+    expect(environmentLanguage({ LANG: 'C.UTF-8' })).toBeUndefined();
+    expect(environmentLanguage({ LC_ALL: 'POSIX', LANG: 'fr_FR' })).toBeUndefined();
+    expect(environmentLanguage({ LANG: '??' })).toBeUndefined();
+  });
+
+  it('takes a language tag and refuses anything else', () => {
+    expect(languageTag('fr')).toBe('fr');
+    expect(languageTag('pt_BR')).toBe('pt-BR');
+    expect(() => languageTag('french please')).toThrow(/language tag/);
+    expect(() => languageTag('')).toThrow(/language tag/);
+  });
+
+  it('knows the machine time zone, TZ included', () => {
+    const zone = localTimeZone();
+    expect(zone).toBeTruthy();
+    expect(() => new Intl.DateTimeFormat('en', { timeZone: zone })).not.toThrow();
   });
 });

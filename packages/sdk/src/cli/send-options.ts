@@ -23,6 +23,43 @@ export interface EmailOptions {
   summary?: boolean;
   /** `--require-email` (S2). */
   requireEmail?: boolean;
+  /** `--lang`: the language of the e-mails about the transfer (default: from LC_ALL, LC_MESSAGES or LANG). */
+  lang?: string;
+}
+
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+/** commander parser of `--lang`: a language tag such as `fr` or `pt-BR`. */
+export function languageTag(value: string): string {
+  const tag = value.trim().replace(/_/g, '-');
+  if (!LANGUAGE_TAG.test(tag) || tag.length > 35)
+    throw new InvalidArgumentError('expected a language tag such as en, fr or pt-BR.');
+  return tag;
+}
+
+/**
+ * The language of the environment, as POSIX tools read it (LC_ALL, then LC_MESSAGES, then LANG):
+ * `fr_FR.UTF-8` → `fr-FR`. The C and POSIX locales, and anything unreadable, say nothing.
+ */
+export function environmentLanguage(env: Record<string, string | undefined>): string | undefined {
+  for (const name of ['LC_ALL', 'LC_MESSAGES', 'LANG']) {
+    const value = env[name];
+    if (!value) continue;
+    const base = value.split(/[.@]/)[0]!;
+    if (base === 'C' || base === 'POSIX') return undefined;
+    try {
+      return languageTag(base);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The machine's IANA time zone (TZ respected), for the dates in the e-mails; undefined when unknown. */
+export function localTimeZone(): string | undefined {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return zone && zone !== 'Etc/Unknown' ? zone : undefined;
 }
 
 /** commander parser of a repeatable `--to`: each value may hold several addresses separated by commas. */

@@ -18,6 +18,7 @@ import {
   checkEmailOptions,
   type EmailOptions,
   emailRequestFields,
+  localTimeZone,
   sendOptionsDigest,
 } from './send-options.js';
 import { SenderTokenStore } from './sender-tokens.js';
@@ -290,6 +291,8 @@ class SendRun {
       expiresInDays: o.expiresInDays,
       maxDownloads: o.maxDownloads,
       senderVerificationToken: savedToken,
+      locale: o.lang,
+      timeZone: localTimeZone(),
       files: files.map((f) => ({ name: f.name, size: f.size, relativePath: f.relativePath })),
     });
     if (created.senderVerification === 'pending' && o.from) {

@@ -6,6 +6,7 @@ import {
   TransferCompleteRequest,
   TransferCreateRequest,
   TransferCreateResponse,
+  TransferEventList,
   TransferId,
   TransferNotificationsUpdate,
   TransferSummary,
@@ -76,6 +77,20 @@ export const transferRoutes =
           request.headers['x-upload-token'],
           actorOf(request).origin,
         ),
+    );
+
+    app.get(
+      '/api/transfer/transfers/:transferId/events',
+      {
+        schema: {
+          tags: ['transfers'],
+          params: TransferParams,
+          headers: UploadTokenHeaders,
+          response: { 200: TransferEventList, ...errors },
+        },
+      },
+      async (request) =>
+        transfers.history(request.params.transferId, request.headers['x-upload-token'], actorOf(request)),
     );
 
     app.post(
