@@ -26,6 +26,7 @@ import { downloadRoutes } from './http/routes/download.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { limitsRoutes } from './http/routes/limits.routes.js';
 import { opsRoutes } from './http/routes/ops.routes.js';
+import { salesRoutes } from './http/routes/sales.routes.js';
 import { transferRoutes } from './http/routes/transfer.routes.js';
 import { userRoutes } from './http/routes/user.routes.js';
 import type { Metrics } from './observability/metrics.js';
@@ -33,6 +34,7 @@ import type { AuthService } from './services/auth.service.js';
 import type { DownloadService } from './services/download.service.js';
 import type { LimitsService } from './services/limits.service.js';
 import type { NotificationService } from './services/notification.service.js';
+import type { SalesService } from './services/sales.service.js';
 import type { TransferService } from './services/transfer.service.js';
 import type { UserService } from './services/user.service.js';
 import type { HashingDataStore } from './storage/hashing-store.js';
@@ -54,6 +56,7 @@ export interface AppDeps {
   oidc: OidcSignIn;
   limits: LimitsService;
   users: UserService;
+  sales: SalesService;
   uploadStore: HashingDataStore;
 }
 
@@ -120,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(oidcRoutes(deps.oidc, deps.auth, originOf, secure));
   await app.register(limitsRoutes(deps.limits));
   await app.register(userRoutes(deps.users));
+  await app.register(salesRoutes(deps.sales));
   await app.register(transferRoutes(deps.transfers, deps.notifications, originOf));
   await app.register(downloadRoutes(deps.downloads, originOf, deps.metrics));
   registerTus(app, deps.uploadStore, deps.transfers, deps.metrics, deps.uploadLocker);

@@ -89,6 +89,7 @@ const ConfigSchema = z
       .optional(),
     MAIL_FROM: z.string().email().optional(),
     MAIL_FROM_NAME: z.string().min(1).optional(),
+    SALES_EMAIL: z.string().email().optional(),
     MAIL_WORKERS: z.coerce.number().int().min(1).max(50).default(2),
     MAIL_RETRY_LIMIT: z.coerce.number().int().min(0).max(100).default(10),
     MAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(30),
@@ -203,6 +204,11 @@ const ConfigSchema = z
               }
             : null,
         ehloName: publicHost ?? undefined,
+        /** Where the enterprise contact form (/register/enterprise) is mailed; the From address by default. */
+        salesEmail:
+          env.SALES_EMAIL ??
+          env.MAIL_FROM ??
+          `no-reply@${publicHost?.includes('.') ? publicHost : 'ferry.invalid'}`,
         socketTimeoutMs: Math.min(60_000, env.MAIL_ATTEMPT_TIMEOUT_SECONDS * 500),
         workers: env.MAIL_WORKERS,
         job: {

@@ -14,6 +14,8 @@ import { PgAccountRepository } from './db/account.repository.js';
 import { connectDatabase, runMigrations } from './db/client.js';
 import { startEmbeddedPostgres, takeBackShutdownSignals } from './db/embedded.js';
 import { PgNotificationRepository } from './db/notification.repository.js';
+import { PgSalesRepository } from './db/sales.repository.js';
+import { PgTeamRepository } from './db/team.repository.js';
 import { PgTransferRepository } from './db/transfer.repository.js';
 import { ConnectionTracker } from './http/connection-tracker.js';
 import { PgMailDeliveries } from './jobs/mail-deliveries.js';
@@ -31,7 +33,7 @@ import { Signer } from './security/secrets.js';
 import { AuthService } from './services/auth.service.js';
 import { CleanupService } from './services/cleanup.service.js';
 import { DownloadService } from './services/download.service.js';
-import { LimitsService } from './services/limits.service.js';
+import { LimitsService, withTeamDownloads } from './services/limits.service.js';
 import {
   type ConfirmationJob,
   type DispatchJob,
@@ -41,6 +43,7 @@ import {
   TRANSFER_DISPATCH,
 } from './services/notification.service.js';
 import type { RateLimiter } from './services/ports.js';
+import { SalesService } from './services/sales.service.js';
 import { TransferService } from './services/transfer.service.js';
 import { UserService } from './services/user.service.js';
 import { HashingDataStore } from './storage/hashing-store.js';
@@ -209,7 +212,11 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       config.productName,
       logger.child({ component: 'notifications' }),
     );
-    const transfers = new TransferService(repo, passwords, uploads, notifications);
+    mailJob.onUndeliverable(async (mail, reason) => {
+      await notifications.undeliverable(mail.idempotencyKey, reason);
+    });
+    const limits = new LimitsService(accounts, new PgTeamRepository(database.pool), storage.regionNames);
+    const transfers = new TransferService(repo, passwords, uploads, notifications, limits);
 
     await jobs.work(SWEEP_UNFINISHED, async () => {
       const removed = await cleanup.sweepUnfinished();
@@ -242,7 +249,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     depthTimer.unref();
     cleanups.push(async () => clearInterval(depthTimer));
     const downloads = new DownloadService(
-      repo,
+      withTeamDownloads(repo, limits),
       passwords,
       rateLimiter,
       storage.blobs,
@@ -250,7 +257,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       { attempts: config.passwordAttempts, windowSeconds: config.passwordWindowSeconds },
       config.downloadLinkTtlSeconds,
       notifications,
-      async (userId) => (await accounts.user(userId))?.planType ?? null,
+      (userId) => limits.planOf(userId),
     );
     const app = await buildApp({
       config,
@@ -269,8 +276,16 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
         config.oidc.timeoutSeconds,
         logger.child({ component: 'oidc' }),
       ),
-      limits: new LimitsService(accounts, repo, storage.regionNames),
+      limits,
       users: new UserService(accounts, logger.child({ component: 'users' }), config.countryHeader),
+      sales: new SalesService(
+        new PgSalesRepository(database.pool),
+        rateLimiter,
+        mailJob,
+        config.mail.salesEmail,
+        config.productName,
+        logger.child({ component: 'sales' }),
+      ),
       uploadStore,
     });
     const connections = new ConnectionTracker(app.server);

@@ -291,8 +291,9 @@ export class FerryClient {
 
   /**
    * `GET /auth/auth/session-cookie` (header `id-token`): trades an id token for a session token, by default for
-   * 20160 minutes (14 days, "stay signed in"). Errors: 401 `INVALID_TOKEN` (id token expired or bad), 400
-   * `USER_NOT_FOUND` or `MAX_LICENCES_REACHED` (no session: the caller stays anonymous).
+   * 20160 minutes (14 days, "stay signed in"). Errors (all 400, spec §7): `VALIDATION_FAILED` with
+   * `details.reason` `INVALID_TOKEN` (id token malformed, tampered or expired: sign in again), `USER_NOT_FOUND` or
+   * `MAX_LICENCES_REACHED` (no session: the caller stays anonymous).
    */
   sessionCookie(idToken: string, options: SessionCookieOptions = {}): Promise<SessionCookieResponse> {
     return this.request('GET', '/auth/auth/session-cookie', {

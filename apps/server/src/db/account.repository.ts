@@ -132,6 +132,15 @@ export class PgAccountRepository {
     ]);
   }
 
+  /** Replaces the password only while it is still `currentHash`: false when it changed meanwhile. */
+  async replacePassword(id: string, currentHash: string, passwordHash: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE users SET password_hash = $3, updated_at = now() WHERE id = $1 AND password_hash = $2`,
+      [id, currentHash, passwordHash],
+    );
+    return rowCount === 1;
+  }
+
   async recordSignIn(id: string, provider: string): Promise<void> {
     await this.db.query(`UPDATE users SET last_login_at = now(), last_sign_in_provider = $2 WHERE id = $1`, [
       id,
@@ -285,6 +294,16 @@ export class PgAccountRepository {
     const { rowCount } = await this.db.query(
       `UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now()`,
       [userId],
+    );
+    return rowCount ?? 0;
+  }
+
+  /** Revokes every live session of this user but `keepId` (the caller's own; null: every one). */
+  async revokeOtherSessions(userId: string, keepId: string | null): Promise<number> {
+    const { rowCount } = await this.db.query(
+      `UPDATE sessions SET revoked_at = now()
+        WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now() AND id IS DISTINCT FROM $2`,
+      [userId, keepId],
     );
     return rowCount ?? 0;
   }

@@ -8,6 +8,12 @@ export function recipientMailKey(transferId: string, recipientId: number): strin
   return `rcpt-${transferId}-${recipientId}`;
 }
 
+/** The transfer and recipient of a {@link recipientMailKey}; null for any other key. */
+export function parseRecipientMailKey(key: string): { transferId: string; recipientId: number } | null {
+  const match = /^rcpt-([A-Za-z0-9]+)-(\d{1,15})$/.exec(key);
+  return match ? { transferId: match[1]!, recipientId: Number(match[2]) } : null;
+}
+
 export interface VerificationRecord {
   transferId: string;
   email: string;

@@ -246,7 +246,11 @@ export const users = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_email_idx').on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex('users_email_idx').on(sql`lower(${t.email})`),
+    /** A team is its manager's uid: members are found by manager_id (limits and storage count over the team). */
+    index('users_manager_idx').on(t.managerId),
+  ],
 );
 
 /** Server-side session records: a session token is accepted only while its record is live. */
@@ -324,4 +328,23 @@ export const userIdentities = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.provider, t.subject] }), index('user_identities_user_idx').on(t.userId)],
+);
+
+/** The /register/enterprise form (POST /api/sales/enterprise-contact): kept, and mailed to SALES_EMAIL. */
+export const enterpriseContacts = pgTable(
+  'enterprise_contacts',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    company: text('company').notNull(),
+    phone: text('phone'),
+    teamSize: integer('team_size'),
+    message: text('message'),
+    locale: text('locale'),
+    /** The client address it came from (rate limits, abuse reports). */
+    ip: text('ip'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('enterprise_contacts_created_idx').on(t.createdAt)],
 );

@@ -175,23 +175,30 @@ describe('sign-up, sign-in and the spec session calls', () => {
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
-  it('refuses malformed, tampered, expired and api-marked tokens', async () => {
+  it('refuses malformed, tampered, expired and api-marked tokens, with the 400 the spec client expects', async () => {
     const { idToken } = await account('tokens');
+    // Spec §7: session-cookie answers 200 or 400 only; the §8 coded body says why.
+    const badToken = { status: 400, codes: ['VALIDATION_FAILED'], details: { reason: 'INVALID_TOKEN' } };
     const twoParts = await session('abc.def');
-    expect(twoParts.body).toMatchObject({
-      status: 401,
-      codes: ['INVALID_TOKEN'],
-      message: 'Unexpected token format.',
-    });
+    expect(twoParts.status).toBe(400);
+    expect(twoParts.body).toMatchObject({ ...badToken, message: 'Unexpected token format.' });
+    expect((await session('')).body).toMatchObject(badToken);
     const [h, p, s] = idToken.split('.');
     const payload = JSON.parse(Buffer.from(p!, 'base64url').toString());
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...payload, user_id: 'someone-else' })).toString('base64url')}.${s}`;
-    expect((await session(tampered)).body.codes).toEqual(['INVALID_TOKEN']);
+    const tamperedRes = await session(tampered);
+    expect(tamperedRes.status).toBe(400);
+    expect(tamperedRes.body).toMatchObject(badToken);
     const key = new TextEncoder().encode(new Signer(SECRET_KEY).derive('session-jwt'));
     const sign = (claims: Record<string, unknown>, exp: number) =>
       new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(exp).sign(key);
     const expired = await sign(payload, Math.floor(Date.now() / 1000) - 10);
-    expect((await session(expired)).body).toMatchObject({ status: 401, codes: ['INVALID_TOKEN'] });
+    const expiredRes = await session(expired);
+    expect(expiredRes.status).toBe(400);
+    expect(expiredRes.body).toMatchObject({ ...badToken, message: 'This token has expired: sign in again.' });
+    // A session token is not an id token.
+    const sessionToken = (await session(idToken)).body.sessionCookie as string;
+    expect((await session(sessionToken)).body).toMatchObject(badToken);
     const api_ = await sign({ ...payload, api: true }, Math.floor(Date.now() / 1000) + 600);
     expect((await session(api_)).body).toMatchObject({ status: 400, codes: ['USER_NOT_FOUND'] });
     const ghost = await sign({ ...payload, user_id: 'no-such-user' }, Math.floor(Date.now() / 1000) + 600);

@@ -383,11 +383,12 @@ describe('S1: send by e-mail', () => {
     expect(sink.messages).toHaveLength(0);
   });
 
-  it('shows the sender a recipient whose mail the relay refused', async () => {
+  it('shows the sender a recipient whose mail the relay refused, on the page and by e-mail', async () => {
     ferry = await start({ ANONYMOUS_SENDER_VERIFICATION: 'false' });
     sink.setVerdict((m) => (m.to.includes(CAROL) ? { code: 550, message: 'No such mailbox' } : 'accept'));
     const created = await sendTransfer(ferry.baseUrl, [{ name: 'a.txt', data: randomFile(10) }], {
       type: 'S1',
+      name: 'Quarterly figures',
       senderEmail: SENDER,
       recipients: [BOB, CAROL],
     });
@@ -404,6 +405,20 @@ describe('S1: send by e-mail', () => {
         error: expect.stringContaining('No such mailbox'),
       }),
     ]);
+    // The sender may have left the page: a mail tells them, once, naming Carol and what her server said.
+    const notice = await sink.waitFor((m) => to(SENDER)(m) && subject(m).startsWith('Not delivered'));
+    expect(subject(notice)).toBe(`Not delivered: “Quarterly figures” to ${CAROL}`);
+    expect(notice.parsed.text).toContain('No such mailbox');
+    expect(notice.parsed.text).toContain(`/dl/${created.transferId}`);
+    expect(notice.parsed.text).not.toContain('userSecret');
+    await until(
+      () => query(ferry, "SELECT status FROM mail_deliveries WHERE idempotency_key LIKE 'bounce-%'"),
+      (rows) => rows.length === 1 && rows[0]?.status === 'sent',
+    );
+    expect(sink.messages.filter((m) => to(SENDER)(m) && subject(m).startsWith('Not delivered'))).toHaveLength(
+      1,
+    );
+    expect(sink.messages.filter(to(BOB))).toHaveLength(1);
   });
 
   it('reminds, before expiry, only the recipients who have not downloaded', async () => {

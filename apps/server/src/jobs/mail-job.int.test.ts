@@ -62,15 +62,16 @@ function smtp(): SmtpMailer {
 }
 
 /** A "process": a job queue working mail.send with this mailer. */
-async function startWorker(mailer: Mailer, options: { work?: boolean } = {}) {
+async function startWorker(mailer: Mailer, options: { work?: boolean; settings?: MailJobSettings } = {}) {
+  const { settings: chosen = settings } = options;
   const queue = new JobQueue({
     databaseUrl,
-    queues: [mailQueueDefinition(settings)],
+    queues: [mailQueueDefinition(chosen)],
     logger,
     pollingIntervalSeconds: 0.5,
   });
   await queue.start();
-  const jobs = new MailJob(queue, mailer, deliveries, logger, settings);
+  const jobs = new MailJob(queue, mailer, deliveries, logger, chosen);
   if (options.work !== false) await jobs.work(2);
   const handle = { queue, jobs, stop: () => queue.stop({ graceful: true, timeoutMs: 1000 }) };
   running.push(handle);
@@ -171,12 +172,44 @@ describe('mail.send job', () => {
     expect(await deliveries.get(m.idempotencyKey)).toMatchObject({ status: 'rejected' });
   });
 
+  it('tells its listeners once of a mail that will not arrive: refused, or out of retries', async () => {
+    const told: Array<{ key: string; reason: string }> = [];
+    const listen = (jobs: MailJob) =>
+      jobs.onUndeliverable(async (m, reason) => {
+        told.push({ key: m.idempotencyKey, reason });
+      });
+    sink.setVerdict((m) =>
+      m.parsed.subject === 'refused'
+        ? { code: 550, message: 'No such user' }
+        : { code: 451, message: 'Busy' },
+    );
+    const quick = { ...settings, retryLimit: 1 };
+    const { queue, jobs } = await startWorker(smtp(), { settings: quick });
+    listen(jobs);
+    const refused = { ...mail(), subject: 'refused' };
+    const busy = { ...mail(), subject: 'busy' };
+    await settled(queue, (await jobs.enqueue(refused))!);
+    const outOfRetries = await settled(queue, (await jobs.enqueue(busy))!);
+    expect(outOfRetries).toMatchObject({ state: 'failed', retryCount: 1 });
+    expect(told).toEqual([
+      { key: refused.idempotencyKey, reason: expect.stringContaining('No such user') },
+      { key: busy.idempotencyKey, reason: expect.stringContaining('Busy') },
+    ]);
+    expect(await deliveries.get(busy.idempotencyKey)).toMatchObject({ status: 'failed', attempts: 2 });
+  });
+
   it('never resends a mail whose answer was lost: it is marked in doubt', async () => {
     sink.setVerdict(() => 'hang');
     const { queue, jobs } = await startWorker(smtp());
+    const told: string[] = [];
+    jobs.onUndeliverable(async (m) => {
+      told.push(m.idempotencyKey);
+    });
     const m = mail();
     const done = await settled(queue, (await jobs.enqueue(m))!);
     expect(done).toMatchObject({ state: 'completed', output: { status: 'in_doubt' } });
+    // It may well have arrived: nobody is told it did not.
+    expect(told).toEqual([]);
     expect(sink.dataCount()).toBe(1);
     expect(await deliveries.get(m.idempotencyKey)).toMatchObject({ status: 'in_doubt' });
   });

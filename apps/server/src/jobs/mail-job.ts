@@ -86,8 +86,13 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Told when a mail will not be delivered: refused for good, or its last retry failed. */
+export type UndeliverableListener = (mail: OutgoingMail, reason: string) => Promise<void>;
+
 /** The `mail.send` job: enqueue rendered mails, deliver them once each (see the guarantee above). */
 export class MailJob {
+  private readonly undeliverableListeners: UndeliverableListener[] = [];
+
   constructor(
     private readonly queue: JobQueue,
     private readonly mailer: Mailer,
@@ -105,6 +110,14 @@ export class MailJob {
       singletonKey: mail.idempotencyKey,
       transaction: options.transaction,
     });
+  }
+
+  /**
+   * Calls `listener` once for each mail that ends undelivered (a 5xx, or the last retry's failure); not for
+   * one in doubt, which may well have arrived. A listener's failure is logged and does not retry the mail.
+   */
+  onUndeliverable(listener: UndeliverableListener): void {
+    this.undeliverableListeners.push(listener);
   }
 
   /** Starts `concurrency` workers in this process. */
@@ -140,18 +153,25 @@ export class MailJob {
         },
       }));
     } catch (error) {
-      return this.failed(key, token, claim.attempts, error);
+      return this.failed(mail, token, claim.attempts, error);
     }
     // Outside the catch: if recording fails, the key stays 'transmitting' and is never sent again.
     await this.deliveries.markSent(key, messageId);
     return { status: 'sent', messageId, attempts: claim.attempts };
   }
 
-  private async failed(key: string, token: string, attempts: number, error: unknown): Promise<MailOutcome> {
+  private async failed(
+    mail: OutgoingMail,
+    token: string,
+    attempts: number,
+    error: unknown,
+  ): Promise<MailOutcome> {
+    const key = mail.idempotencyKey;
     if (error instanceof ClaimLostError) return { status: 'superseded' };
     if (error instanceof MailRejectedError) {
       await this.deliveries.release(key, token, 'rejected', error.message);
       this.logger.warn({ key, err: error }, 'mail refused by the relay for good');
+      await this.tellUndeliverable(mail, error.message);
       return { status: 'rejected', error: error.message };
     }
     if (error instanceof MailInDoubtError && !this.mailer.dedupesByKey) {
@@ -160,7 +180,20 @@ export class MailJob {
       return { status: 'in_doubt', error: error.message };
     }
     await this.deliveries.release(key, token, 'failed', message(error));
-    this.logger.warn({ key, err: error, attempts }, 'mail not sent; it will be retried');
+    if (attempts > this.settings.retryLimit) {
+      this.logger.error({ key, err: error, attempts }, 'mail not sent, and no retry is left');
+      await this.tellUndeliverable(mail, message(error));
+    } else this.logger.warn({ key, err: error, attempts }, 'mail not sent; it will be retried');
     throw error;
+  }
+
+  private async tellUndeliverable(mail: OutgoingMail, reason: string): Promise<void> {
+    for (const listener of this.undeliverableListeners) {
+      try {
+        await listener(mail, reason);
+      } catch (err) {
+        this.logger.error({ key: mail.idempotencyKey, err }, 'could not act on an undelivered mail');
+      }
+    }
   }
 }

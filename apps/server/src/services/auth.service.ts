@@ -2,6 +2,7 @@ import {
   type ApiTokenCreated,
   type ApiTokenInfo,
   type AuthState,
+  ChangePasswordRequest,
   Email,
   ForgotPasswordRequest,
   type IdTokenResponse,
@@ -15,6 +16,7 @@ import {
   type SessionCookieResponse,
   type SessionInfo,
   SignInRequest,
+  type SignOutResponse,
   type TotpSetupResponse,
   type TotpStatus,
 } from '@ferry/core';
@@ -22,7 +24,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Logger } from 'pino';
 import type { PgAccountRepository, SessionRecord, UserRecord } from '../db/account.repository.js';
 import { randomAlphanumeric } from '../lib/ids.js';
-import { emailVerification, passwordReset } from '../mail/templates/index.js';
+import { emailVerification, passwordChanged, passwordReset } from '../mail/templates/index.js';
 import { hashRecoveryCode, type SecondFactor } from '../security/second-factor.js';
 import { randomToken, sha256Hex } from '../security/secrets.js';
 import { AppError } from './app-error.js';
@@ -191,6 +193,48 @@ export class AuthService {
     return this.idToken((await this.repo.user(userId))!, 'password');
   }
 
+  /**
+   * POST /auth/password/change: the current password again (checked like a sign-in, and counted against the
+   * same lockout), then the new one; every other session ends, and the owner is told by mail.
+   */
+  async changePassword(
+    auth: Authenticated,
+    input: ChangePasswordRequest,
+    ctx: AuthRequestContext,
+  ): Promise<SignOutResponse> {
+    const request = ChangePasswordRequest.parse(input);
+    const { user } = auth;
+    if (!user.passwordHash)
+      throw new AppError(
+        'CONFLICT',
+        'This account signs in with a provider and has no password: choose one with "Forgot password".',
+        { details: { reason: 'NO_PASSWORD' } },
+      );
+    const address = user.email.toLowerCase();
+    await this.limit(`signin:${address}`, LIMITS.signInPerAddress);
+    if (!(await this.passwords.verify(user.passwordHash, request.currentPassword)))
+      throw new AppError('INVALID_CREDENTIALS', 'The current password is not right.');
+    const hash = await this.passwords.hash(request.newPassword);
+    if (!(await this.repo.replacePassword(user.id, user.passwordHash, hash)))
+      throw new AppError('CONFLICT', 'The password was changed meanwhile: sign in again.');
+    const revoked = await this.repo.revokeOtherSessions(user.id, auth.session?.id ?? null);
+    await this.limiter.reset(`signin:${address}`);
+    const changedAt = this.now();
+    const rendered = await passwordChanged(
+      { locale: user.locale, productName: this.productName },
+      { email: user.email, changedAt, ip: ctx.ip, resetUrl: `${ctx.origin}/forgot-password` },
+    );
+    await this.mail.enqueue({
+      to: [user.email],
+      subject: rendered.subject,
+      html: rendered.html,
+      text: rendered.text,
+      idempotencyKey: `password-changed-${user.id}-${randomAlphanumeric(16)}`,
+    });
+    this.logger.info({ userId: user.id, revoked }, 'password changed');
+    return { revoked };
+  }
+
   // --- the spec's session calls --------------------------------------------------------------------------
 
   /** GET /auth/auth/session-cookie: an id token becomes a session (record + signed session token). */
@@ -201,7 +245,12 @@ export class AuthService {
   ): Promise<SessionCookieResponse & { maxAgeSeconds: number }> {
     const query = SessionCookieQuery.parse(rawQuery);
     await this.limit(`session-ip:${ctx.ip}`, LIMITS.lookupsPerClient);
-    const claims = await this.verifyJwt(idToken, 'id');
+    const claims = await this.verifyJwt(idToken, 'id').catch((error: unknown) => {
+      // The spec's client accepts 200 or 400 here (§7): a malformed, tampered or expired id token is a 400.
+      if (error instanceof AppError && error.code === 'INVALID_TOKEN')
+        throw new AppError('VALIDATION_FAILED', error.message, { details: { reason: 'INVALID_TOKEN' } });
+      throw error;
+    });
     // A token that carries an api marker is not a person signing in (spec §5).
     if (claims.api) throw new AppError('USER_NOT_FOUND', 'No account for this token.');
     const user = typeof claims.user_id === 'string' ? await this.repo.user(claims.user_id) : null;

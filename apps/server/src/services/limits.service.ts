@@ -1,17 +1,31 @@
-import { GB, type Limits, LimitsUpdate, PLAN_LIMITS } from '@ferry/core';
+import { GB, type Limits, LimitsUpdate, PLAN_LIMITS, type PlanType } from '@ferry/core';
 import type { PgAccountRepository, UserRecord } from '../db/account.repository.js';
+import type { PgTeamRepository } from '../db/team.repository.js';
 import { AppError } from './app-error.js';
 import type { Authenticated } from './auth.service.js';
 import type { TransferRepository } from './ports.js';
 
+const WEEK_MS = 7 * 86_400_000;
+
+/** What a signed-in sender's new transfers are held to (TransferService.create). */
+export interface SenderLimits {
+  /** The plan of the sender's team: their manager's for a team member (spec §4). */
+  plan: PlanType;
+  forcedFileValidityInDays: number | null;
+  forcedRegion: string | null;
+  /** Bytes the rest of the sender's team stores: a team's storage is one pool under its plan's cap. */
+  storageUsedByOthers: number;
+}
+
 /**
  * The limits of spec §3/§9 for one account: the plan's caps, what is in use, and the settings the account
- * chooses itself within them. A team member reads their manager's (spec §4: limits use the manager's id).
+ * chooses itself within them. A team member is held to their manager's (spec §4: limits use the manager's id),
+ * and storage and 7-day downloaded bytes count over the whole team.
  */
 export class LimitsService {
   constructor(
     private readonly accounts: PgAccountRepository,
-    private readonly transfers: TransferRepository,
+    private readonly teams: PgTeamRepository,
     /** Names of the configured storage regions (`default` and the keys of S3_REGIONS). */
     private readonly regions: readonly string[],
     private readonly now: () => Date = () => new Date(),
@@ -24,9 +38,10 @@ export class LimitsService {
   async update(auth: Authenticated | null, id: string, input: LimitsUpdate): Promise<Limits> {
     const patch = LimitsUpdate.parse(input);
     const user = await this.readable(auth, id);
-    // Only the account itself (a manager for their team, later) changes its settings.
+    // Only the account itself changes its settings; a member's come from their manager.
     if (user.id !== auth!.user.id)
       throw new AppError('FORBIDDEN', 'Only the account owner can change these.');
+    if (user.managerId) throw new AppError('FORBIDDEN', "Your team's manager sets these.");
     const plan = PLAN_LIMITS[user.planType];
     const next = { ...user.limitSettings };
     if (patch.forcedFileValidityInDays !== undefined) {
@@ -55,6 +70,32 @@ export class LimitsService {
     return this.of({ ...user, limitSettings: next });
   }
 
+  /** The limits a signed-in sender's new transfer is checked against; null for an unknown account. */
+  async forSender(userId: string): Promise<SenderLimits | null> {
+    const user = await this.accounts.user(userId);
+    if (!user) return null;
+    const team = await this.teamAccount(user);
+    return {
+      plan: team.planType,
+      forcedFileValidityInDays: team.limitSettings.forcedFileValidityInDays ?? null,
+      forcedRegion: team.limitSettings.forcedRegion ?? null,
+      storageUsedByOthers: await this.teams.storageUsed(team.id, user.id),
+    };
+  }
+
+  /** The plan a transfer owner's downloads are held to (their team's); null for an unknown account. */
+  async planOf(userId: string): Promise<PlanType | null> {
+    const user = await this.accounts.user(userId);
+    return user ? (await this.teamAccount(user)).planType : null;
+  }
+
+  /** Bytes downloaded since `since` from the transfers of the owner's whole team. */
+  async teamDownloadedBytesSince(ownerId: string, since: Date): Promise<number> {
+    const user = await this.accounts.user(ownerId);
+    const teamId = user ? (await this.teamAccount(user)).id : ownerId;
+    return this.teams.downloadedBytesSince(teamId, since);
+  }
+
   private async readable(auth: Authenticated | null, id: string): Promise<UserRecord> {
     if (!auth) throw new AppError('UNAUTHORIZED', 'Sign in first.');
     // Another account's limits are not found, whether or not it exists.
@@ -65,24 +106,44 @@ export class LimitsService {
     return user;
   }
 
+  /** The account whose plan and settings hold for a user: their manager's when they have one. */
+  private async teamAccount(user: UserRecord): Promise<UserRecord> {
+    if (!user.managerId) return user;
+    return (await this.accounts.user(user.managerId)) ?? user;
+  }
+
   private async of(user: UserRecord): Promise<Limits> {
-    const plan = PLAN_LIMITS[user.planType];
-    const since = new Date(this.now().getTime() - 7 * 86_400_000);
+    const team = await this.teamAccount(user);
+    const plan = PLAN_LIMITS[team.planType];
+    const since = new Date(this.now().getTime() - WEEK_MS);
     return {
-      planType: user.planType,
+      planType: team.planType,
       files: plan.files,
       fileValidityInDays: plan.fileValidityInDays,
-      forcedFileValidityInDays: user.limitSettings.forcedFileValidityInDays ?? null,
+      forcedFileValidityInDays: team.limitSettings.forcedFileValidityInDays ?? null,
       messageLength: plan.messageLength,
       recipients: plan.recipients,
       uploadSize: plan.uploadSizeGB * GB,
       storage: plan.storageGB * GB,
-      storageUsed: await this.transfers.storageUsed(user.id),
+      storageUsed: await this.teams.storageUsed(team.id),
       globalStorage: plan.globalStorageGB === null ? null : plan.globalStorageGB * GB,
       downloadedBytes7Days: plan.downloadedBytes7Days,
-      downloadedBytes7DaysUsed: await this.transfers.downloadedBytesSince(user.id, since),
-      forcedRegion: user.limitSettings.forcedRegion ?? null,
-      disableSSEC: user.limitSettings.disableSSEC ?? false,
+      downloadedBytes7DaysUsed: await this.teams.downloadedBytesSince(team.id, since),
+      forcedRegion: team.limitSettings.forcedRegion ?? null,
+      disableSSEC: team.limitSettings.disableSSEC ?? false,
     };
   }
+}
+
+/**
+ * The transfer repository as the download service sees it: bytes downloaded count over the owner's whole team
+ * (DownloadService checks the 7-day allowance with `downloadedBytesSince`); every other call is the repository's.
+ */
+export function withTeamDownloads<T extends Pick<TransferRepository, 'downloadedBytesSince'>>(
+  repo: T,
+  limits: LimitsService,
+): T {
+  const teamAware = Object.create(repo) as T;
+  teamAware.downloadedBytesSince = (ownerId, since) => limits.teamDownloadedBytesSince(ownerId, since);
+  return teamAware;
 }

@@ -1,9 +1,14 @@
 import { randomInt } from 'node:crypto';
 import { type RecipientStatus, TransferId, type TransferType, type UnsubscribeResponse } from '@ferry/core';
 import type { Logger } from 'pino';
-import { type PgNotificationRepository, recipientMailKey } from '../db/notification.repository.js';
+import {
+  type PgNotificationRepository,
+  parseRecipientMailKey,
+  recipientMailKey,
+} from '../db/notification.repository.js';
 import type { OutgoingMail } from '../mail/mailer.js';
 import {
+  deliveryFailed,
   downloadConfirmation,
   expiryReminder,
   type MailContext,
@@ -377,6 +382,31 @@ export class NotificationService {
     return 'sent';
   }
 
+  // --- undelivered mail ----------------------------------------------------------------------------------
+
+  /**
+   * A recipient's "files for you" mail will not arrive (refused, or out of retries): tell the sender, who may
+   * have left the page that shows it, so they can check the address or pass the link on. Once per recipient.
+   */
+  async undeliverable(key: string, reason: string): Promise<boolean> {
+    const parsed = parseRecipientMailKey(key);
+    if (!parsed) return false;
+    const transfer = await this.repo.find(parsed.transferId);
+    const recipient = transfer && (await this.store.recipient(transfer.id, parsed.recipientId));
+    if (!transfer?.senderEmail || !recipient || transfer.expiredAt) return false;
+    const rendered = await deliveryFailed(this.context(transfer), {
+      transferName: transfer.name,
+      transferFileCount: transfer.fileCount,
+      recipientEmail: recipient.email,
+      reason,
+      downloadUrl: downloadLink(this.origin(transfer), transfer.id),
+    });
+    await this.mail.enqueue(
+      this.outgoing(rendered, [transfer.senderEmail], `bounce-${transfer.id}-${recipient.id}`),
+    );
+    return true;
+  }
+
   // --- download confirmations ----------------------------------------------------------------------------
 
   /** Whether the sender is to be told about a download of this transfer. */
@@ -551,7 +581,11 @@ export class NotificationService {
   }
 
   private context(transfer: TransferRecord): MailContext {
-    return { locale: transfer.locale, timeZone: transfer.timeZone ?? undefined, productName: this.productName };
+    return {
+      locale: transfer.locale,
+      timeZone: transfer.timeZone ?? undefined,
+      productName: this.productName,
+    };
   }
 
   private outgoing(rendered: RenderedMail, to: string[], idempotencyKey: string): OutgoingMail {

@@ -5,9 +5,9 @@ import {
   defaultTransferValidityDays,
   GB,
   type LimitError,
-  parseEventActor,
   PLAN_LIMITS,
   type PlanType,
+  parseEventActor,
   type SenderVerificationResendResponse,
   type SenderVerificationResponse,
   TransferCreateRequest,
@@ -21,6 +21,7 @@ import {
 import { newFileId, newTransferId } from '../lib/ids.js';
 import { constantTimeEqual, randomToken, sha256Hex } from '../security/secrets.js';
 import { AppError } from './app-error.js';
+import type { LimitsService, SenderLimits } from './limits.service.js';
 import { NotificationService } from './notification.service.js';
 import {
   type NewTransferEvent,
@@ -66,14 +67,17 @@ export class TransferService {
     private readonly passwords: PasswordHasher,
     private readonly storage: UploadStorage,
     private readonly notifications: NotificationService,
+    /** A signed-in sender's team limits (spec §4: a member is held to the manager's); none: the actor's own. */
+    private readonly teamLimits: Pick<LimitsService, 'forSender'> | null = null,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   async create(
     input: TransferCreateRequest,
-    actor: Actor,
+    requested: Actor,
   ): Promise<TransferCreateResponse & { uploadToken: string }> {
     const request = TransferCreateRequest.parse(input);
+    const actor = await this.withTeamLimits(requested);
     this.checkNames(request.files);
     const isS1 = request.type === 'S1';
     // A signed-in user sends as themselves unless they name another address.
@@ -211,7 +215,9 @@ export class TransferService {
           email,
           secretHash: NotificationService.secretHash(this.notifications.recipientSecret(id, email)),
         })),
-        actor.userId ? { ownerId: actor.userId, maxBytes: limits.storageGB * GB } : undefined,
+        actor.userId
+          ? { ownerId: actor.userId, maxBytes: limits.storageGB * GB - actor.storageUsedByOthers }
+          : undefined,
       );
     } catch (error) {
       if (!(error instanceof StorageQuotaExceeded)) throw error;
@@ -219,7 +225,13 @@ export class TransferService {
         'LIMIT_EXCEEDED',
         'Your storage is full: delete transfers or wait for some to expire.',
         {
-          limitErrors: [{ limit: 'storage', max: error.max, actual: error.used + totalSize }],
+          limitErrors: [
+            {
+              limit: 'storage',
+              max: error.max + actor.storageUsedByOthers,
+              actual: error.used + actor.storageUsedByOthers + totalSize,
+            },
+          ],
         },
       );
     }
@@ -494,6 +506,12 @@ export class TransferService {
       throw new AppError('TRANSFER_NOT_UPLOADING', 'This transfer no longer accepts uploads.');
     }
     return transfer;
+  }
+
+  /** A signed-in sender is held to their team's plan and settings and shares its storage (LimitsService). */
+  private async withTeamLimits(actor: Actor): Promise<Actor & Pick<SenderLimits, 'storageUsedByOthers'>> {
+    const team = actor.userId && this.teamLimits ? await this.teamLimits.forSender(actor.userId) : null;
+    return team ? { ...actor, ...team } : { ...actor, storageUsedByOthers: 0 };
   }
 
   private checkNames(files: TransferCreateRequest['files']): void {

@@ -4,6 +4,9 @@ import {
   DEFAULT_UPLOADER_SETTINGS,
   EMPTY_TEMPLATE,
   type NotificationSettings,
+  PERMISSIONS,
+  type Permission,
+  type TeamMembership,
   UploaderSettings,
   type UserProfile,
   UserProfileUpdate,
@@ -41,6 +44,11 @@ export function notificationDefaults(
   user: Pick<UserRecord, 'settings' | 'managerId'>,
 ): NotificationSettings['transfer'] {
   return settingsOf(user).notificationSettings.transfer;
+}
+
+/** A member's permissions: all three when none are stored (spec §6); a team's manager has all three. */
+export function permissionsOf(user: Pick<UserRecord, 'managerId' | 'permissions'>): Permission[] {
+  return !user.managerId || user.permissions.length === 0 ? [...PERMISSIONS] : user.permissions;
 }
 
 /** Spec §3 user profile and settings, readable by the account (and, for a team member, from their manager). */
@@ -90,6 +98,40 @@ export class UserService {
     return settings;
   }
 
+  /**
+   * GET /user/teams/{teamId}/uploader-settings: the settings the manager chose for the team, over the
+   * team-member defaults (spec §3, §4). For the manager and the team's members.
+   */
+  async teamUploaderSettings(auth: Authenticated | null, teamId: string): Promise<UploaderSettings> {
+    const { manager } = await this.team(auth, teamId);
+    return {
+      ...DEFAULT_TEAM_MEMBER_UPLOADER_SETTINGS,
+      ...(manager.settings as Stored).uploaderSettings,
+    };
+  }
+
+  /**
+   * GET /user/teams/{teamId}/members/{uid}: one member of a team (the manager is the member with every
+   * permission). For the member themself, the manager, and members with USER_MANAGER; others learn nothing.
+   */
+  async teamMembership(auth: Authenticated | null, teamId: string, uid: string): Promise<TeamMembership> {
+    const { caller, manager } = await this.team(auth, teamId);
+    const member = uid === caller.id ? caller : uid === manager.id ? manager : await this.accounts.user(uid);
+    if (!member || (member.id !== manager.id && member.managerId !== manager.id)) throw notMember();
+    const allowed =
+      caller.id === member.id || caller.id === manager.id || permissionsOf(caller).includes('USER_MANAGER');
+    if (!allowed) throw notMember();
+    const isManager = member.id === manager.id;
+    return {
+      teamId: manager.id,
+      uid: member.id,
+      email: member.email,
+      displayName: member.firstname,
+      isManager,
+      permissions: isManager ? [...PERMISSIONS] : permissionsOf(member),
+    };
+  }
+
   /** GET /user/locations/country: from the configured proxy header, else the browser's language region, else US. */
   country(headers: Record<string, string | string[] | undefined>): string {
     const fromProxy = this.countryHeader ? headers[this.countryHeader.toLowerCase()] : undefined;
@@ -100,6 +142,20 @@ export class UserService {
     if (region) return region.toUpperCase();
     this.logger.info('country lookup failed; using US');
     return 'US';
+  }
+
+  /** The caller and the manager of team `teamId`, when the caller is in it; a team nobody else sees is 404. */
+  private async team(
+    auth: Authenticated | null,
+    teamId: string,
+  ): Promise<{ caller: UserRecord; manager: UserRecord }> {
+    if (!auth) throw new AppError('UNAUTHORIZED', 'Sign in first.');
+    const caller = auth.user;
+    if (caller.id !== teamId && caller.managerId !== teamId) throw noTeam();
+    const manager = caller.id === teamId ? caller : await this.accounts.user(teamId);
+    // A member is not a manager: their uid names no team.
+    if (!manager || manager.managerId) throw noTeam();
+    return { caller, manager };
   }
 
   private view(user: UserRecord): UserProfile {
@@ -121,3 +177,6 @@ export class UserService {
     return user;
   }
 }
+
+const noTeam = () => new AppError('NOT_FOUND', 'No such team.');
+const notMember = () => new AppError('NOT_FOUND', 'No such member in this team.');

@@ -214,3 +214,4 @@ export const EnterpriseContactRequest = z.object({
 });
 export type EnterpriseContactRequest = z.input<typeof EnterpriseContactRequest>;
 export const EnterpriseContactResponse = z.object({ id: z.string() });
+export type EnterpriseContactResponse = z.infer<typeof EnterpriseContactResponse>;

@@ -176,3 +176,7 @@ export const TeamMembership = z.object({
   permissions: z.array(z.enum(PERMISSIONS)),
 });
 export type TeamMembership = z.infer<typeof TeamMembership>;
+
+/** GET /api/user/teams/{teamId}/uploader-settings → the team's uploaderSettings (spec §7). */
+export const TeamUploaderSettingsResponse = z.object({ uploaderSettings: UploaderSettings });
+export type TeamUploaderSettingsResponse = z.infer<typeof TeamUploaderSettingsResponse>;

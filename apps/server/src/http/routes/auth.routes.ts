@@ -4,6 +4,7 @@ import {
   ApiTokenCreateRequest,
   ApiTokenInfo,
   AuthState,
+  ChangePasswordRequest,
   Email,
   ErrorBody,
   ForgotPasswordRequest,
@@ -136,6 +137,19 @@ export const authRoutes =
       '/api/auth/password/reset',
       { schema: { tags, body: ResetPasswordRequest, response: { 200: IdTokenResponse, ...errors } } },
       async (request) => auth.resetPassword(request.body, ctx(request)),
+    );
+
+    app.post(
+      '/api/auth/password/change',
+      {
+        schema: {
+          tags,
+          summary: 'Changes the password; every other session of the account ends',
+          body: ChangePasswordRequest,
+          response: { 200: SignOutResponse, ...errors, 409: ErrorBody },
+        },
+      },
+      async (request) => auth.changePassword(signedIn(request), request.body, ctx(request)),
     );
 
     app.get(

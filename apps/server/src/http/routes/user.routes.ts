@@ -1,4 +1,12 @@
-import { CountryResponse, ErrorBody, UploaderSettings, UserProfile, UserProfileUpdate } from '@ferry/core';
+import {
+  CountryResponse,
+  ErrorBody,
+  TeamMembership,
+  TeamUploaderSettingsResponse,
+  UploaderSettings,
+  UserProfile,
+  UserProfileUpdate,
+} from '@ferry/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { UserService } from '../../services/user.service.js';
@@ -6,7 +14,9 @@ import type { UserService } from '../../services/user.service.js';
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 const tags = ['users'];
 
-/** Spec §7 user calls (the team ones arrive with teams), plus PATCH of the profile. */
+const Id = z.string().min(1).max(100);
+
+/** Spec §7 user and team calls, plus PATCH of the profile. */
 export const userRoutes =
   (users: UserService): FastifyPluginAsyncZod =>
   async (app) => {
@@ -44,6 +54,31 @@ export const userRoutes =
         },
       },
       async (request) => users.putUploaderSettings(request.auth, request.params.managerId, request.body),
+    );
+    app.get(
+      '/api/user/teams/:teamId/uploader-settings',
+      {
+        schema: {
+          tags,
+          summary: "The team's uploader settings (a team is its manager's uid)",
+          params: z.object({ teamId: Id }),
+          response: { 200: TeamUploaderSettingsResponse, ...errors },
+        },
+      },
+      async (request) => ({
+        uploaderSettings: await users.teamUploaderSettings(request.auth, request.params.teamId),
+      }),
+    );
+    app.get(
+      '/api/user/teams/:teamId/members/:uid',
+      {
+        schema: {
+          tags,
+          params: z.object({ teamId: Id, uid: Id }),
+          response: { 200: TeamMembership, ...errors },
+        },
+      },
+      async (request) => users.teamMembership(request.auth, request.params.teamId, request.params.uid),
     );
     app.get(
       '/api/user/locations/country',

@@ -1,5 +1,13 @@
 export { type AccountLinkInput, emailVerification, passwordReset } from './account.js';
+export {
+  type EnterpriseContactInput,
+  enterpriseContactAcknowledgement,
+  enterpriseContactForSales,
+  type PasswordChangedInput,
+  passwordChanged,
+} from './account-notice.js';
 export type { MailContext } from './common.js';
+export { type DeliveryFailedInput, deliveryFailed } from './delivery-failed.js';
 export { type DownloadConfirmationInput, downloadConfirmation } from './download-confirmation.js';
 export { type ExpiryReminderInput, expiryReminder } from './expiry-reminder.js';
 export { MAIL_FILE_LIST_LIMIT, type MailFile } from './format.js';

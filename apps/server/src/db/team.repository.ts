@@ -1,0 +1,40 @@
+import type pg from 'pg';
+
+type Queryable = Pick<pg.Pool, 'query'>;
+
+/** The owners whose transfers count for a team: its manager and the users whose manager_id points at it. */
+const TEAM_OWNERS = `SELECT id FROM users WHERE id = $1 OR manager_id = $1`;
+
+/**
+ * Usage summed over a team (spec §6: "the manager id identifies the owner for team-wide calls"). A team is its
+ * manager's uid; an account without a manager and without members is a team of one, so these sums are then the
+ * account's own.
+ */
+export class PgTeamRepository {
+  constructor(private readonly db: Queryable) {}
+
+  /**
+   * Bytes of the team's transfers still stored (not expired, not deleted; the rule of
+   * PgTransferRepository.storageUsed), leaving out those of `exceptOwner` when given.
+   */
+  async storageUsed(teamId: string, exceptOwner: string | null = null): Promise<number> {
+    const { rows } = await this.db.query<{ used: number }>(
+      `SELECT coalesce(sum(total_size), 0)::float8 AS used FROM transfers
+        WHERE owner_id IN (${TEAM_OWNERS}) AND owner_id IS DISTINCT FROM $2
+          AND expired_at IS NULL AND status NOT IN ('DELETED', 'RETAINED')`,
+      [teamId, exceptOwner],
+    );
+    return rows[0]?.used ?? 0;
+  }
+
+  /** Bytes handed out by download links of the team's transfers since `since`. */
+  async downloadedBytesSince(teamId: string, since: Date): Promise<number> {
+    const { rows } = await this.db.query<{ bytes: number }>(
+      `SELECT coalesce(sum(d.bytes), 0)::float8 AS bytes
+         FROM downloads d JOIN transfers t ON t.id = d.transfer_id
+        WHERE t.owner_id IN (${TEAM_OWNERS}) AND d.created_at > $2`,
+      [teamId, since],
+    );
+    return rows[0]?.bytes ?? 0;
+  }
+}

@@ -1,0 +1,731 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, signedInAccount } from '../test/flows.js';
+import { query, startTestFerry, type TestFerry } from '../test/harness.js';
+import { type SmtpSink, startSmtpSink } from '../test/smtp-sink.js';
+import { TusTestClient } from '../test/tus-client.js';
+
+/**
+ * The authorization matrix: EVERY /api route the server registers, called by four callers, against an explicit
+ * table of expected answers. A route missing from the table fails the test, so a new route must be added here.
+ *
+ * - `anon`: no credential, acting on Ann's resources (without her secrets: upload token, transfer password).
+ * - `none`: Ann (plan NONE) on her own resources.
+ * - `premium`: Pam (plan PREMIUM) on her own resources.
+ * - `other`: Eve, signed in, acting on Ann's resources with her own credentials (her session, her own upload
+ *   token). No answer to `anon` or `other` may carry Ann's data (address, uid, names, session, token, files).
+ */
+type Caller = 'anon' | 'none' | 'premium' | 'other';
+const CALLERS: Caller[] = ['anon', 'none', 'premium', 'other'];
+/** A status, or a status with the §8 code that must be in `codes`. */
+type Expected = number | readonly [number, string];
+
+interface Person {
+  label: string;
+  email: string;
+  password: string;
+  uid: string;
+  /** Session token (Bearer). */
+  token: string;
+  sessionId: string;
+  apiTokenId: string;
+  /** A sent, password-protected S2 transfer. */
+  sent: { transferId: string; fileId: string; password: string; fileName: string };
+  /** A transfer still uploading: its upload token, and a tus upload half sent. */
+  open: { transferId: string; fileId: string; uploadToken: string; uploadId: string };
+}
+
+interface Call {
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** A raw body (tus PATCH). */
+  raw?: Buffer;
+}
+
+interface Ctx {
+  caller: Caller;
+  /** Who calls (null: anonymous). */
+  who: Person | null;
+  /** Whose resources are acted on. */
+  target: Person;
+}
+
+interface Row {
+  expect: Record<Caller, Expected>;
+  call(ctx: Ctx): Call | Promise<Call>;
+}
+
+let sink: SmtpSink;
+let ferry: TestFerry;
+let ann: Person;
+let pam: Person;
+let eve: Person;
+let n = 0;
+const fresh = (label: string) => `${label}-${process.pid}-${++n}@matrix.example`;
+/** Refused without saying whether the transfer exists: a wrong or missing upload token, a forged link. */
+const NF = [404, 'TRANSFER_NOT_FOUND'] as const;
+const same = (e: Expected): Record<Caller, Expected> => ({ anon: e, none: e, premium: e, other: e });
+/** Signed-in only, on the caller's own account (no target in the request). */
+const own = (ok: Expected, other: Expected = ok): Record<Caller, Expected> => ({
+  anon: 401,
+  none: ok,
+  premium: ok,
+  other,
+});
+const owner = (ok: Expected): Record<Caller, Expected> => ({ anon: 401, none: ok, premium: ok, other: 404 });
+const upload = (who: Person | null, extra: Record<string, string> = {}) => ({
+  'tus-resumable': '1.0.0',
+  ...(who ? { 'x-upload-token': who.open.uploadToken } : {}),
+  ...extra,
+});
+const uploadToken = (who: Person | null): Record<string, string> =>
+  who ? { 'x-upload-token': who.open.uploadToken } : {};
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+async function signIn(p: Pick<Person, 'email' | 'password'>): Promise<string> {
+  const res = await api(ferry.baseUrl, '/api/auth/signin', {
+    method: 'POST',
+    json: { email: p.email, password: p.password },
+  });
+  if (res.status !== 200) throw new Error(`signin ${res.status}`);
+  return res.body.idToken;
+}
+/** A new session of this person (for calls that end one). */
+async function newSession(p: Person): Promise<{ token: string; id: string }> {
+  const res = await api(ferry.baseUrl, '/api/auth/auth/session-cookie', {
+    headers: { 'id-token': await signIn(p) },
+  });
+  const sid = JSON.parse(Buffer.from(res.body.sessionCookie.split('.')[1], 'base64url').toString()).sid;
+  return { token: res.body.sessionCookie, id: sid };
+}
+async function createTransfer(p: Person, body: Record<string, unknown>) {
+  const res = await api(ferry.baseUrl, '/api/transfer/transfers', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${p.token}` },
+    json: body,
+  });
+  if (res.status !== 201) throw new Error(`create ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as { transferId: string; uploadToken: string; files: Array<{ id: string }> };
+}
+/** A transfer of `p` with one 10-byte file whose tus upload has 5 bytes in. */
+async function halfUploaded(p: Person) {
+  const t = await createTransfer(p, { files: [{ name: 'half.bin', size: 10 }] });
+  const tus = new TusTestClient(ferry.baseUrl, t.uploadToken);
+  const created = await tus.create(t.transferId, t.files[0]!.id, 10);
+  const patched = await tus.patch(created.location!, 0, Buffer.alloc(5, 1));
+  if (patched.status !== 204) throw new Error(`patch ${patched.status}`);
+  return {
+    transferId: t.transferId,
+    fileId: t.files[0]!.id,
+    uploadToken: t.uploadToken,
+    uploadId: created.location!.split('/').at(-1)!,
+  };
+}
+
+async function person(label: string, plan: 'NONE' | 'PREMIUM'): Promise<Person> {
+  const email = fresh(label);
+  const password = `${label} has a long password`;
+  const account = await signedInAccount(
+    ferry.baseUrl,
+    email,
+    (to) => sink.waitFor((m) => m.to.includes(to)),
+    password,
+  );
+  const token = account.bearer.authorization.slice('Bearer '.length);
+  await query(ferry, 'UPDATE users SET plan_type = $2, firstname = $3 WHERE id = $1', [
+    account.uid,
+    plan,
+    `${label}-firstname`,
+  ]);
+  const sessions = await api(ferry.baseUrl, '/api/auth/sessions', { headers: account.bearer });
+  const apiToken = await api(ferry.baseUrl, '/api/auth/tokens', {
+    method: 'POST',
+    headers: account.bearer,
+    json: { name: `${label}-token` },
+  });
+  const p = { label, email, password, uid: account.uid, token, sessionId: sessions.body[0].id } as Person;
+  p.apiTokenId = apiToken.body.id;
+  const fileName = `${label}-private-plan.pdf`;
+  const sent = await createTransfer(p, {
+    files: [{ name: fileName, size: 4 }],
+    password: `${label}-transfer-password`,
+  });
+  await new TusTestClient(ferry.baseUrl, sent.uploadToken).upload(
+    sent.transferId,
+    sent.files[0]!.id,
+    Buffer.from('data'),
+  );
+  const done = await api(ferry.baseUrl, `/api/transfer/transfers/${sent.transferId}/complete`, {
+    method: 'POST',
+    headers: { 'x-upload-token': sent.uploadToken },
+    json: { files: [] },
+  });
+  if (done.status !== 200) throw new Error(`complete ${done.status}`);
+  p.sent = {
+    transferId: sent.transferId,
+    fileId: sent.files[0]!.id,
+    password: `${label}-transfer-password`,
+    fileName,
+  };
+  p.open = await halfUploaded(p);
+  return p;
+}
+
+/** Every `METHOD /path` the app routes under /api (HEAD only where it is not GET's twin). */
+function registeredRoutes(app: FastifyInstance): string[] {
+  const routes = new Map<string, Set<string>>();
+  const stack: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const m = /^([│ ]*)[├└]── (.+?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!m) continue;
+    const depth = m[1]!.length / 4;
+    stack.length = depth;
+    // Two routes with different parameter names at one place print as `:a|:b`: keep the first name.
+    const path = `${stack[depth - 1] ?? ''}${m[2]!.replace(/(:\w+)(?:\|:\w+)+/g, '$1')}`;
+    stack[depth] = path;
+    if (!m[3]) continue;
+    const methods = routes.get(path) ?? new Set<string>();
+    for (const method of m[3].split(', ')) methods.add(method);
+    routes.set(path, methods);
+  }
+  return [...routes]
+    .filter(([path]) => path.startsWith('/api'))
+    .flatMap(([path, methods]) =>
+      [...methods].filter((m) => m !== 'HEAD' || !methods.has('GET')).map((m) => `${m} ${path}`),
+    );
+}
+
+const forged = (p: Person) => {
+  // Ann's claims under a signature that is not the server's.
+  const claims = Buffer.from(JSON.stringify({ typ: 'id', user_id: p.uid, email: p.email })).toString(
+    'base64url',
+  );
+  return `eyJhbGciOiJIUzI1NiJ9.${claims}.c2lnbmF0dXJl`;
+};
+
+/** The expected answers, one row per route. */
+const TABLE: Record<string, Row> = {
+  // --- public: documentation, health ---
+  'GET /api/docs': { expect: same(200), call: () => ({ path: '/api/docs' }) },
+  'GET /api/docs/': { expect: same(200), call: () => ({ path: '/api/docs/' }) },
+  'GET /api/docs/static/index.html': {
+    expect: same(302),
+    call: () => ({ path: '/api/docs/static/index.html' }),
+  },
+  'GET /api/docs/static/swagger-initializer.js': {
+    expect: same(200),
+    call: () => ({ path: '/api/docs/static/swagger-initializer.js' }),
+  },
+  'GET /api/docs/*': { expect: same(200), call: () => ({ path: '/api/docs/static/swagger-ui.css' }) },
+  'GET /api/docs/json': { expect: same(200), call: () => ({ path: '/api/docs/json' }) },
+  'GET /api/docs/yaml': { expect: same(200), call: () => ({ path: '/api/docs/yaml' }) },
+  'GET /api/health': { expect: same(200), call: () => ({ path: '/api/health' }) },
+  'GET /api/ready': { expect: same(200), call: () => ({ path: '/api/ready' }) },
+
+  // --- accounts: public calls answer alike whoever asks about whom ---
+  'POST /api/auth/register': {
+    expect: same(202),
+    call: () => ({
+      path: '/api/auth/register',
+      body: { email: fresh('newcomer'), password: 'a long enough password' },
+    }),
+  },
+  'POST /api/auth/verify-email': {
+    expect: same([401, 'INVALID_TOKEN']),
+    call: () => ({ path: '/api/auth/verify-email', body: { token: 'not-a-real-link-token' } }),
+  },
+  'POST /api/auth/signin': {
+    expect: {
+      anon: [401, 'INVALID_CREDENTIALS'],
+      none: 200,
+      premium: 200,
+      other: [401, 'INVALID_CREDENTIALS'],
+    },
+    call: ({ caller, target }) => ({
+      path: '/api/auth/signin',
+      body: {
+        email: target.email,
+        password: caller === 'none' || caller === 'premium' ? target.password : 'a guess',
+      },
+    }),
+  },
+  'POST /api/auth/password/forgot': {
+    expect: same(202),
+    call: ({ target }) => ({ path: '/api/auth/password/forgot', body: { email: target.email } }),
+  },
+  'POST /api/auth/password/reset': {
+    expect: same([401, 'INVALID_TOKEN']),
+    call: () => ({
+      path: '/api/auth/password/reset',
+      body: { token: 'not-a-real-link', password: 'x'.repeat(12) },
+    }),
+  },
+  'POST /api/auth/password/change': {
+    // Eve tries Ann's password as her own current one.
+    expect: own(200, [401, 'INVALID_CREDENTIALS']),
+    call: ({ target }) => ({
+      path: '/api/auth/password/change',
+      body: { currentPassword: target.password, newPassword: target.password },
+    }),
+  },
+  'GET /api/auth/auth/session-cookie': {
+    expect: { anon: [400, 'VALIDATION_FAILED'], none: 200, premium: 200, other: [400, 'VALIDATION_FAILED'] },
+    call: async ({ caller, target }) => ({
+      path: '/api/auth/auth/session-cookie',
+      headers: {
+        'id-token': caller === 'none' || caller === 'premium' ? await signIn(target) : forged(target),
+      },
+    }),
+  },
+  'GET /api/auth/auth/set-session': {
+    expect: { anon: 400, none: 200, premium: 200, other: 400 },
+    call: async ({ caller, target }) => ({
+      path: '/api/auth/auth/set-session',
+      headers: {
+        'session-token':
+          caller === 'none' || caller === 'premium' ? (await newSession(target)).token : forged(target),
+      },
+    }),
+  },
+  'GET /api/auth/auth/sign-out': {
+    expect: same(200),
+    // Each caller ends a session of their own, made for it; Ann's sessions must survive (checked after).
+    call: async ({ who, target }) => {
+      const session = who ? await newSession(who) : null;
+      return {
+        path: `/api/auth/auth/sign-out?deviceId=${target.sessionId}`,
+        headers: session ? { authorization: `Bearer ${session.token}` } : ({} as Record<string, string>),
+      };
+    },
+  },
+  'GET /api/auth/auth/id-token': { expect: own(200), call: () => ({ path: '/api/auth/auth/id-token' }) },
+  'GET /api/auth/me': { expect: same(200), call: () => ({ path: '/api/auth/me' }) },
+  'GET /api/auth/sessions': { expect: own(200), call: () => ({ path: '/api/auth/sessions' }) },
+  'DELETE /api/auth/sessions/:id': {
+    expect: { anon: 401, none: 204, premium: 204, other: 404 },
+    call: async ({ caller, target }) => ({
+      path: `/api/auth/sessions/${caller === 'none' || caller === 'premium' ? (await newSession(target)).id : target.sessionId}`,
+    }),
+  },
+  'GET /api/auth/tokens': { expect: own(200), call: () => ({ path: '/api/auth/tokens' }) },
+  'POST /api/auth/tokens': {
+    expect: own(201),
+    call: () => ({ path: '/api/auth/tokens', body: { name: 'matrix' } }),
+  },
+  'DELETE /api/auth/tokens/:id': {
+    expect: { anon: 401, none: 204, premium: 204, other: 404 },
+    call: async ({ caller, target }) => {
+      let id = target.apiTokenId;
+      if (caller === 'none' || caller === 'premium') {
+        const res = await api(ferry.baseUrl, '/api/auth/tokens', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${target.token}` },
+          json: { name: 'to revoke' },
+        });
+        id = res.body.id;
+      }
+      return { path: `/api/auth/tokens/${id}` };
+    },
+  },
+  'GET /api/auth/totp': { expect: own(200), call: () => ({ path: '/api/auth/totp' }) },
+  'POST /api/auth/totp/setup': { expect: own(200), call: () => ({ path: '/api/auth/totp/setup' }) },
+  'POST /api/auth/totp/enable': {
+    expect: own([401, 'SECOND_FACTOR_REQUIRED']),
+    call: async ({ who }) => {
+      if (who)
+        await api(ferry.baseUrl, '/api/auth/totp/setup', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${who.token}` },
+        });
+      return { path: '/api/auth/totp/enable', body: { code: '000000' } };
+    },
+  },
+  'POST /api/auth/totp/recovery-codes': {
+    expect: own([409, 'CONFLICT']),
+    call: () => ({ path: '/api/auth/totp/recovery-codes', body: { code: '000000' } }),
+  },
+  'POST /api/auth/totp/disable': {
+    expect: own(204, [401, 'INVALID_CREDENTIALS']),
+    call: ({ target }) => ({ path: '/api/auth/totp/disable', body: { password: target.password } }),
+  },
+  'GET /api/auth/providers/users/:email/by-email': {
+    expect: same(200),
+    call: ({ target }) => ({
+      path: `/api/auth/providers/users/${encodeURIComponent(target.email)}/by-email`,
+    }),
+  },
+  'GET /api/user/auth/has-active-account/:email': {
+    expect: same(200),
+    call: ({ target }) => ({ path: `/api/user/auth/has-active-account/${encodeURIComponent(target.email)}` }),
+  },
+  'GET /api/auth/oidc/providers': { expect: same(200), call: () => ({ path: '/api/auth/oidc/providers' }) },
+  'GET /api/auth/oidc/:name/start': {
+    expect: same([404, 'NOT_FOUND']),
+    call: () => ({ path: '/api/auth/oidc/nope/start' }),
+  },
+  'GET /api/auth/oidc/:name/callback': {
+    expect: same([404, 'NOT_FOUND']),
+    call: () => ({ path: '/api/auth/oidc/nope/callback?code=x&state=y' }),
+  },
+  'POST /api/auth/oidc/:name/callback': {
+    expect: same([404, 'NOT_FOUND']),
+    call: () => ({
+      path: '/api/auth/oidc/nope/callback',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      raw: Buffer.from('code=x&state=y'),
+    }),
+  },
+
+  // --- the account's own data: another account's is not found ---
+  'GET /api/user/users/:id': {
+    expect: owner(200),
+    call: ({ target }) => ({ path: `/api/user/users/${target.uid}` }),
+  },
+  'PATCH /api/user/users/:id': {
+    expect: owner(200),
+    call: ({ caller, target }) => ({
+      path: `/api/user/users/${target.uid}`,
+      body: { info: { firstname: caller === 'other' ? 'Eve was here' : `${target.label}-firstname` } },
+    }),
+  },
+  'PUT /api/user/users/:id/uploader-settings': {
+    expect: owner(200),
+    call: async ({ target }) => ({
+      path: `/api/user/users/${target.uid}/uploader-settings`,
+      body: (
+        await api(ferry.baseUrl, `/api/user/users/${target.uid}`, {
+          headers: { authorization: `Bearer ${target.token}` },
+        })
+      ).body.uploaderSettings,
+    }),
+  },
+  'GET /api/user/teams/:teamId/uploader-settings': {
+    expect: owner(200),
+    call: ({ target }) => ({ path: `/api/user/teams/${target.uid}/uploader-settings` }),
+  },
+  'GET /api/user/teams/:teamId/members/:uid': {
+    expect: owner(200),
+    call: ({ target }) => ({ path: `/api/user/teams/${target.uid}/members/${target.uid}` }),
+  },
+  'GET /api/user/locations/country': {
+    expect: same(200),
+    call: () => ({ path: '/api/user/locations/country' }),
+  },
+  'GET /api/transfer/limits/:id': {
+    expect: owner(200),
+    call: ({ target }) => ({ path: `/api/transfer/limits/${target.uid}` }),
+  },
+  'PUT /api/transfer/limits/:id/by-user': {
+    expect: owner(200),
+    call: ({ target }) => ({
+      path: `/api/transfer/limits/${target.uid}/by-user`,
+      body: { disableSSEC: false },
+    }),
+  },
+
+  // --- transfers: creating is open (plan limits apply); the rest needs the transfer's upload token ---
+  'POST /api/transfer/transfers': {
+    // 30 days: past NONE's 7 (anonymous callers are NONE), within PREMIUM's 365.
+    expect: {
+      anon: [400, 'LIMIT_EXCEEDED'],
+      none: [400, 'LIMIT_EXCEEDED'],
+      premium: 201,
+      other: [400, 'LIMIT_EXCEEDED'],
+    },
+    call: () => ({
+      path: '/api/transfer/transfers',
+      body: { files: [{ name: 'a.txt', size: 1 }], expiresInDays: 30 },
+    }),
+  },
+  'GET /api/transfer/transfers/:transferId/upload-state': {
+    expect: { anon: NF, none: 200, premium: 200, other: NF },
+    call: ({ who, target }) => ({
+      path: `/api/transfer/transfers/${target.open.transferId}/upload-state`,
+      headers: uploadToken(who),
+    }),
+  },
+  'GET /api/transfer/transfers/:transferId/events': {
+    expect: { anon: NF, none: 200, premium: 200, other: NF },
+    call: ({ who, target }) => ({
+      path: `/api/transfer/transfers/${target.open.transferId}/events`,
+      headers: uploadToken(who),
+    }),
+  },
+  'POST /api/transfer/transfers/:transferId/complete': {
+    // The owner's is refused for its state (a file is half sent), not for who asks.
+    expect: { anon: NF, none: [409, 'UPLOAD_INCOMPLETE'], premium: [409, 'UPLOAD_INCOMPLETE'], other: NF },
+    call: ({ who, target }) => ({
+      path: `/api/transfer/transfers/${target.open.transferId}/complete`,
+      headers: uploadToken(who),
+      body: { files: [] },
+    }),
+  },
+  'POST /api/transfer/transfers/:transferId/sender-verification': {
+    expect: { anon: NF, none: [409, 'CONFLICT'], premium: [409, 'CONFLICT'], other: NF },
+    call: ({ who, target }) => ({
+      path: `/api/transfer/transfers/${target.open.transferId}/sender-verification`,
+      headers: uploadToken(who),
+      body: { code: '123456' },
+    }),
+  },
+  'POST /api/transfer/transfers/:transferId/sender-verification/resend': {
+    expect: { anon: NF, none: [409, 'CONFLICT'], premium: [409, 'CONFLICT'], other: NF },
+    call: ({ who, target }) => ({
+      path: `/api/transfer/transfers/${target.open.transferId}/sender-verification/resend`,
+      headers: uploadToken(who),
+    }),
+  },
+  'PATCH /api/transfer/transfers/:transferId/notifications': {
+    expect: { anon: NF, none: 200, premium: 200, other: NF },
+    call: ({ who, target }) => ({
+      path: `/api/transfer/transfers/${target.open.transferId}/notifications`,
+      headers: uploadToken(who),
+      body: { downloadConfirmation: false },
+    }),
+  },
+  'POST /api/transfer/notifications/unsubscribe': {
+    expect: same(NF),
+    call: () => ({ path: '/api/transfer/notifications/unsubscribe?token=forged-token' }),
+  },
+  'POST /api/transfer/uploads': {
+    expect: { anon: NF, none: 201, premium: 201, other: NF },
+    call: async ({ caller, who, target }) => {
+      // The owner starts the upload of a fresh transfer; the others try to (re)start Ann's.
+      const mine = caller === 'none' || caller === 'premium';
+      const t = mine ? await createTransfer(target, { files: [{ name: 'b.bin', size: 10 }] }) : null;
+      const [transferId, fileId] = t
+        ? [t.transferId, t.files[0]!.id]
+        : [target.open.transferId, target.open.fileId];
+      return {
+        path: '/api/transfer/uploads',
+        headers: upload(who, {
+          ...(t ? { 'x-upload-token': t.uploadToken } : {}),
+          'upload-length': '10',
+          'upload-metadata': `transferId ${b64(transferId)},fileId ${b64(fileId)}`,
+        }),
+      };
+    },
+  },
+  'HEAD /api/transfer/uploads': {
+    expect: same(404),
+    call: ({ who }) => ({ path: '/api/transfer/uploads', headers: upload(who) }),
+  },
+  'PATCH /api/transfer/uploads': {
+    expect: same(404),
+    call: ({ who }) => ({ path: '/api/transfer/uploads', headers: upload(who) }),
+  },
+  'DELETE /api/transfer/uploads': {
+    expect: same(404),
+    call: ({ who }) => ({ path: '/api/transfer/uploads', headers: upload(who) }),
+  },
+  'OPTIONS /api/transfer/uploads': { expect: same(204), call: () => ({ path: '/api/transfer/uploads' }) },
+  'POST /api/transfer/uploads/:uploadId': {
+    expect: { anon: NF, none: 201, premium: 201, other: NF },
+    call: async ({ caller, who, target }) => {
+      const mine = caller === 'none' || caller === 'premium';
+      const t = mine ? await createTransfer(target, { files: [{ name: 'c.bin', size: 10 }] }) : null;
+      const [transferId, fileId] = t
+        ? [t.transferId, t.files[0]!.id]
+        : [target.open.transferId, target.open.fileId];
+      return {
+        path: `/api/transfer/uploads/${target.open.uploadId}`,
+        headers: upload(who, {
+          ...(t ? { 'x-upload-token': t.uploadToken } : {}),
+          'upload-length': '10',
+          'upload-metadata': `transferId ${b64(transferId)},fileId ${b64(fileId)}`,
+        }),
+      };
+    },
+  },
+  'HEAD /api/transfer/uploads/:uploadId': {
+    expect: { anon: 404, none: 200, premium: 200, other: 404 },
+    call: ({ who, target }) => ({
+      path: `/api/transfer/uploads/${target.open.uploadId}`,
+      headers: upload(who),
+    }),
+  },
+  'PATCH /api/transfer/uploads/:uploadId': {
+    expect: { anon: NF, none: 204, premium: 204, other: NF },
+    call: async ({ caller, who, target }) => {
+      // The owner finishes a fresh half-sent upload; the others try Ann's.
+      const open = caller === 'none' || caller === 'premium' ? await halfUploaded(target) : target.open;
+      return {
+        path: `/api/transfer/uploads/${open.uploadId}`,
+        headers: {
+          ...upload(who),
+          ...(caller === 'none' || caller === 'premium' ? { 'x-upload-token': open.uploadToken } : {}),
+          'upload-offset': '5',
+          'content-type': 'application/offset+octet-stream',
+        },
+        raw: Buffer.alloc(5, 2),
+      };
+    },
+  },
+  'DELETE /api/transfer/uploads/:uploadId': {
+    expect: { anon: NF, none: 204, premium: 204, other: NF },
+    call: async ({ caller, who, target }) => {
+      const open = caller === 'none' || caller === 'premium' ? await halfUploaded(target) : target.open;
+      return {
+        path: `/api/transfer/uploads/${open.uploadId}`,
+        headers: {
+          ...upload(who),
+          ...(caller === 'none' || caller === 'premium' ? { 'x-upload-token': open.uploadToken } : {}),
+        },
+      };
+    },
+  },
+  'OPTIONS /api/transfer/uploads/:uploadId': {
+    expect: same(204),
+    call: ({ target }) => ({ path: `/api/transfer/uploads/${target.open.uploadId}` }),
+  },
+
+  // --- downloads: the link is the capability; the password guards the files, whoever is signed in ---
+  'GET /api/transfer/downloads/info': {
+    expect: same(200),
+    call: ({ target }) => ({ path: `/api/transfer/downloads/info?transferId=${target.sent.transferId}` }),
+  },
+  'GET /api/transfer/downloads/link': {
+    expect: same([401, 'PASSWORD_REQUIRED']),
+    call: ({ target }) => ({
+      path: `/api/transfer/downloads/link?transferId=${target.sent.transferId}&fileId=${target.sent.fileId}`,
+    }),
+  },
+  'POST /api/transfer/downloads/check-password': {
+    expect: { anon: [403, 'WRONG_PASSWORD'], none: 200, premium: 200, other: [403, 'WRONG_PASSWORD'] },
+    call: ({ caller, target }) => ({
+      path: '/api/transfer/downloads/check-password',
+      body: {
+        transferId: target.sent.transferId,
+        password: caller === 'none' || caller === 'premium' ? target.sent.password : 'a guess',
+      },
+    }),
+  },
+  'GET /api/transfer/downloads/blob/:token': {
+    expect: same(NF),
+    call: () => ({ path: '/api/transfer/downloads/blob/forged.token' }),
+  },
+
+  // --- sales ---
+  'POST /api/sales/enterprise-contact': {
+    expect: same(201),
+    call: () => ({
+      path: '/api/sales/enterprise-contact',
+      body: { name: 'Buyer', email: fresh('buyer'), company: 'Acme' },
+    }),
+  },
+};
+
+/** Ann's data, which no answer to anyone else may carry (JWT payloads in answers are decoded first). */
+function leaks(body: string, p: Person): string[] {
+  const decoded = body.replace(/eyJ[\w-]+\.([\w-]+)\.[\w-]+/g, (jwt, payload: string) => {
+    try {
+      return `${jwt} ${Buffer.from(payload, 'base64url').toString()}`;
+    } catch {
+      return jwt;
+    }
+  });
+  return [
+    p.email,
+    p.uid,
+    p.sessionId,
+    p.apiTokenId,
+    p.sent.fileName,
+    `${p.label}-firstname`,
+    `${p.label}-token`,
+  ].filter((secret) => decoded.includes(secret));
+}
+
+beforeAll(async () => {
+  sink = await startSmtpSink();
+  ferry = await startTestFerry({
+    env: { SMTP_URL: sink.url, MAIL_RETRY_DELAY_SECONDS: '1', MAINTENANCE_CRON: '0 0 1 1 *' },
+  });
+  ann = await person('ann', 'NONE');
+  pam = await person('pam', 'PREMIUM');
+  eve = await person('eve', 'NONE');
+});
+afterAll(async () => {
+  await ferry?.close();
+  await sink?.close();
+});
+
+describe('authorization matrix', () => {
+  it('has a row for every /api route the server registers, and none for routes it does not', () => {
+    const registered = registeredRoutes(ferry.app);
+    expect(registered.length).toBeGreaterThan(50);
+    expect(registered.filter((route) => !(route in TABLE))).toEqual([]);
+    expect(Object.keys(TABLE).filter((route) => !registered.includes(route))).toEqual([]);
+  });
+
+  it('answers every route as the table says, for anonymous, NONE, PREMIUM and another user', async () => {
+    const mismatches: string[] = [];
+    for (const route of registeredRoutes(ferry.app)) {
+      const row = TABLE[route];
+      if (!row) continue; // reported by the test above
+      const method = route.split(' ')[0]!;
+      for (const caller of CALLERS) {
+        const who = { anon: null, none: ann, premium: pam, other: eve }[caller];
+        const target = caller === 'premium' ? pam : ann;
+        const call = await row.call({ caller, who, target });
+        const res = await fetch(`${ferry.baseUrl}${call.path}`, {
+          method,
+          redirect: 'manual',
+          headers: {
+            ...(who ? { authorization: `Bearer ${who.token}` } : {}),
+            ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...call.headers,
+          },
+          body: call.raw ?? (call.body !== undefined ? JSON.stringify(call.body) : undefined),
+        });
+        const text = await res.text();
+        const expected = row.expect[caller];
+        const [status, code] = typeof expected === 'number' ? [expected, null] : expected;
+        let codes: unknown = null;
+        try {
+          codes = JSON.parse(text).codes ?? null;
+        } catch {}
+        if (res.status !== status || (code && !(Array.isArray(codes) && codes.includes(code))))
+          mismatches.push(
+            `${route} as ${caller}: expected ${status}${code ? ` ${code}` : ''}, got ${res.status} ${text.slice(0, 200)}`,
+          );
+        if (caller === 'anon' || caller === 'other') {
+          const leaked = leaks(text, ann);
+          if (leaked.length > 0)
+            mismatches.push(`${route} as ${caller}: the answer carries Ann's ${leaked.join(', ')}`);
+        }
+        if (caller === 'premium' && leaks(text, ann).length > 0)
+          mismatches.push(`${route} as premium: the answer carries Ann's data`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it("leaves Ann's account as it was after everything the others tried", async () => {
+    const asAnn = { authorization: `Bearer ${ann.token}` };
+    expect((await api(ferry.baseUrl, '/api/auth/me', { headers: asAnn })).body.user.email).toBe(ann.email);
+    const apiTokens = await api(ferry.baseUrl, '/api/auth/tokens', { headers: asAnn });
+    expect(apiTokens.body.map((t: { id: string }) => t.id)).toContain(ann.apiTokenId);
+    const sessions = await api(ferry.baseUrl, '/api/auth/sessions', { headers: asAnn });
+    expect(sessions.body.map((s: { id: string }) => s.id)).toContain(ann.sessionId);
+    const [row] = await query<{ firstname: string; totp_enabled_at: Date | null }>(
+      ferry,
+      'SELECT firstname, totp_enabled_at FROM users WHERE id = $1',
+      [ann.uid],
+    );
+    expect(row).toEqual({ firstname: 'ann-firstname', totp_enabled_at: null });
+    expect(
+      (
+        await api(ferry.baseUrl, '/api/auth/signin', {
+          method: 'POST',
+          json: { email: ann.email, password: ann.password },
+        })
+      ).status,
+    ).toBe(200);
+    const upload = await fetch(`${ferry.baseUrl}/api/transfer/uploads/${ann.open.uploadId}`, {
+      method: 'HEAD',
+      headers: { 'tus-resumable': '1.0.0', 'x-upload-token': ann.open.uploadToken },
+    });
+    expect([upload.status, upload.headers.get('upload-offset')]).toEqual([200, '5']);
+  });
+});
