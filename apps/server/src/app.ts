@@ -101,7 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   const secure = config.publicUrl?.startsWith('https:') ?? false;
   registerSecurityHeaders(app, secure);
-  await registerAuthentication(app, deps.auth, secure);
+  await registerAuthentication(app, deps.auth, secure, config.publicUrl ?? null);
 
   await app.register(fastifySwagger, {
     openapi: {

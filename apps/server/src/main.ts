@@ -215,7 +215,12 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     mailJob.onUndeliverable(async (mail, reason) => {
       await notifications.undeliverable(mail.idempotencyKey, reason);
     });
-    const limits = new LimitsService(accounts, new PgTeamRepository(database.pool), storage.regionNames);
+    const limits = new LimitsService(
+      accounts,
+      new PgTeamRepository(database.pool),
+      repo,
+      storage.regionNames,
+    );
     const transfers = new TransferService(repo, passwords, uploads, notifications, limits);
 
     await jobs.work(SWEEP_UNFINISHED, async () => {

@@ -13,20 +13,6 @@ const TEAM_OWNERS = `SELECT id FROM users WHERE id = $1 OR manager_id = $1`;
 export class PgTeamRepository {
   constructor(private readonly db: Queryable) {}
 
-  /**
-   * Bytes of the team's transfers still stored (not expired, not deleted; the rule of
-   * PgTransferRepository.storageUsed), leaving out those of `exceptOwner` when given.
-   */
-  async storageUsed(teamId: string, exceptOwner: string | null = null): Promise<number> {
-    const { rows } = await this.db.query<{ used: number }>(
-      `SELECT coalesce(sum(total_size), 0)::float8 AS used FROM transfers
-        WHERE owner_id IN (${TEAM_OWNERS}) AND owner_id IS DISTINCT FROM $2
-          AND expired_at IS NULL AND status NOT IN ('DELETED', 'RETAINED')`,
-      [teamId, exceptOwner],
-    );
-    return rows[0]?.used ?? 0;
-  }
-
   /** Bytes handed out by download links of the team's transfers since `since`. */
   async downloadedBytesSince(teamId: string, since: Date): Promise<number> {
     const { rows } = await this.db.query<{ bytes: number }>(

@@ -16,6 +16,7 @@ import {
   transferFiles,
   transferRecipients,
   transfers,
+  users,
 } from './schema.js';
 
 export class PgTransferRepository implements TransferRepository {
@@ -26,13 +27,13 @@ export class PgTransferRepository implements TransferRepository {
     files: Array<Omit<TransferFileRecord, 'createdAt'>>,
     events: NewTransferEvent[],
     recipients: Array<{ email: string; secretHash: string }> = [],
-    quota?: { ownerId: string; maxBytes: number },
+    quota?: { teamId: string; maxBytes: number },
   ): Promise<void> {
     await this.db.transaction(async (tx) => {
       if (quota) {
-        // One creation per owner at a time: the sum and the insert cannot interleave with another's.
-        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`quota:${quota.ownerId}`}))`);
-        const used = await new PgTransferRepository(tx as unknown as Database).storageUsed(quota.ownerId);
+        // One creation per team at a time: the sum and the insert cannot interleave with another member's.
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`quota:${quota.teamId}`}))`);
+        const used = await new PgTransferRepository(tx as unknown as Database).storageUsed(quota.teamId);
         if (used + transfer.totalSize > quota.maxBytes) throw new StorageQuotaExceeded(used, quota.maxBytes);
       }
       await tx.insert(transfers).values(transfer);
@@ -166,13 +167,15 @@ export class PgTransferRepository implements TransferRepository {
     await this.db.insert(transferEvents).values({ transferId, ...event, data: event.data ?? {} });
   }
 
-  async storageUsed(ownerId: string): Promise<number> {
+  async storageUsed(teamId: string): Promise<number> {
+    // A team is its manager's uid: the manager's transfers and those of every account managed by it.
+    const owners = sql`(SELECT ${users.id} FROM ${users} WHERE ${users.id} = ${teamId} OR ${users.managerId} = ${teamId})`;
     const [row] = await this.db
       .select({ used: sql<string>`coalesce(sum(${transfers.totalSize}), 0)` })
       .from(transfers)
       .where(
         and(
-          eq(transfers.ownerId, ownerId),
+          sql`${transfers.ownerId} IN ${owners}`,
           isNull(transfers.expiredAt),
           sql`${transfers.status} NOT IN ('DELETED', 'RETAINED')`,
         ),

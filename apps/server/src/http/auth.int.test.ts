@@ -120,7 +120,8 @@ describe('sign-up, sign-in and the spec session calls', () => {
       name: 'Ann',
       plan_type: 'NONE',
       manager_id: null,
-      authorization: { manager_id: null, permissions: [] },
+      // An account without a manager runs itself: every permission, BILLING included (spec §6).
+      authorization: { manager_id: null, permissions: ['TRANSFER_MANAGER', 'USER_MANAGER', 'BILLING'] },
       sign_in_provider: 'password',
     });
     expect(typeof claims.user_id).toBe('string');
@@ -406,6 +407,37 @@ describe('sign-up, sign-in and the spec session calls', () => {
       [email],
     );
     expect(row!.totp_secret).toBeNull();
+  });
+
+  it('refuses writes that ride on the session cookie from another site (CSRF); its own pages and tokens pass', async () => {
+    const ann = await signedIn('csrf');
+    const cookie = { cookie: `ferry_session=${ann.token}` };
+    const create = (headers: Record<string, string>) =>
+      api(ferry.baseUrl, '/api/auth/tokens', { method: 'POST', headers, json: { name: 'cli' } });
+    for (const foreign of [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site', origin: ferry.baseUrl },
+      { 'sec-fetch-site': 'same-site' },
+    ]) {
+      const refused = await create({ ...cookie, ...foreign });
+      expect(refused.status, JSON.stringify(foreign)).toBe(403);
+      expect(refused.body).toMatchObject({ codes: ['FORBIDDEN'], details: { reason: 'CROSS_SITE_REQUEST' } });
+    }
+    expect((await api(ferry.baseUrl, '/api/auth/tokens', { headers: bearer(ann.token) })).body).toEqual([]);
+    // Its own pages (by Fetch Metadata or by Origin), programs without either, and bearer tokens from anywhere.
+    for (const ok of [
+      { ...cookie, 'sec-fetch-site': 'same-origin', origin: ferry.baseUrl },
+      { ...cookie, origin: ferry.baseUrl },
+      cookie,
+      { ...bearer(ann.token), origin: 'https://evil.example' },
+    ])
+      expect((await create(ok)).status, JSON.stringify(ok)).toBe(201);
+    // Reading is not a write: a cross-site GET with the cookie is answered (and the browser keeps it from the page).
+    expect(
+      (await api(ferry.baseUrl, '/api/auth/me', { headers: { ...cookie, origin: 'https://evil.example' } }))
+        .body.user.email,
+    ).toBe(ann.email);
   });
 
   it('answers account lookups with a boolean and the providers', async () => {

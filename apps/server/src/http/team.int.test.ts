@@ -179,6 +179,13 @@ describe("a team member is held to the manager's limits (spec §4)", () => {
       { limit: 'recipients', max: 50, actual: 51 },
     ]);
 
+    // The member's session says the team's plan, so that clients load the team's limits (spec §4).
+    expect((await get(all, '/api/auth/me')).body).toMatchObject({
+      planType: 'TEAM',
+      payingUser: true,
+      managerId: manager.uid,
+      authorization: { managerId: manager.uid, permissions: ALL },
+    });
     for (const id of [all.uid, manager.uid])
       expect((await get(all, `/api/transfer/limits/${id}`)).body).toMatchObject({
         planType: 'TEAM',
@@ -229,6 +236,93 @@ describe("a team member is held to the manager's limits (spec §4)", () => {
         storageUsed: 2000e9,
       });
     expect((await get(outsider, `/api/transfer/limits/${outsider.uid}`)).body.storageUsed).toBe(1);
+  });
+
+  it('racing creations by several members never take the team past its storage', async () => {
+    const { manager, all, transfers, users } = first;
+    await plan(manager, 'PREMIUM'); // 1000 GB for the team, transfers of at most 250 GB
+    const racers = [manager, all, transfers, users];
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        createTransfer(racers[i % racers.length]!, { files: [{ name: `part-${i}.bin`, size: 100e9 }] }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(10);
+    for (const refused of answers.filter((a) => a.status !== 201))
+      expect(refused.body.limitErrors).toEqual([{ limit: 'storage', max: 1000e9, actual: 1100e9 }]);
+    const [row] = await query<{ stored: string }>(
+      ferry,
+      'SELECT sum(total_size)::text AS stored FROM transfers WHERE owner_id = ANY($1)',
+      [racers.map((r) => r.uid)],
+    );
+    expect(Number(row!.stored)).toBe(1000e9);
+  });
+
+  it("holds members to the manager's uploader settings on the server, whatever the client sends", async () => {
+    const { manager, all } = first;
+    const settings = (json: Record<string, unknown>) =>
+      api(ferry.baseUrl, `/api/user/users/${manager.uid}/uploader-settings`, {
+        method: 'PUT',
+        headers: manager.bearer,
+        json: { ...DEFAULT_TEAM_MEMBER_UPLOADER_SETTINGS, ...json },
+      });
+    expect(
+      (
+        await settings({
+          allowS1: false,
+          requirePassword: true,
+          downloadLimitOpt: false,
+          requireForceEmailWhenDownloadS2: true,
+          sendAllowedExtensions: ['pdf', '.DOCX'],
+        })
+      ).status,
+    ).toBe(200);
+    const refusal = async (body: Record<string, unknown>) => {
+      const res = await createTransfer(all, {
+        password: 'team secret',
+        files: [{ name: 'a.pdf', size: 1 }],
+        ...body,
+      });
+      return [res.status, res.body.codes?.[0], res.body.details?.setting ?? res.body.details?.files];
+    };
+    expect(await refusal({ type: 'S1', recipients: ['r@example.com'] })).toEqual([
+      403,
+      'FORBIDDEN',
+      'allowS1',
+    ]);
+    expect(await refusal({ password: undefined })).toEqual([400, 'VALIDATION_FAILED', 'requirePassword']);
+    expect(await refusal({ maxDownloads: 3 })).toEqual([403, 'FORBIDDEN', 'downloadLimitOpt']);
+    expect(
+      await refusal({
+        files: [
+          { name: 'notes.txt', size: 1 },
+          { name: 'b.PDF', size: 1 },
+        ],
+      }),
+    ).toEqual([
+      400,
+      'INVALID_FILENAME',
+      [{ name: 'notes.txt', key: 'uploader:notif_extension_authorized', extensions: ['pdf', '.DOCX'] }],
+    ]);
+    // Within the settings it goes through, and the downloader's e-mail is required even though not asked for.
+    const ok = await createTransfer(all, {
+      password: 'team secret',
+      forceEmailWhenDownloadS2: false,
+      files: [{ name: 'Report.Docx', size: 1 }],
+    });
+    expect(ok.status).toBe(201);
+    const [row] = await query<{ force_email_when_download_s2: boolean }>(
+      ferry,
+      'SELECT force_email_when_download_s2 FROM transfers WHERE id = $1',
+      [ok.body.transferId],
+    );
+    expect(row!.force_email_when_download_s2).toBe(true);
+    // The manager's own transfers are not held to what they set for the members.
+    expect((await createTransfer(manager, { type: 'S1', recipients: ['r@example.com'] })).status).toBe(201);
+    expect(
+      (await createTransfer(outsider, { maxDownloads: 3, files: [{ name: 'x.txt', size: 1 }] })).status,
+    ).toBe(201);
   });
 
   it("counts the 7-day downloaded bytes over the whole team against the manager's plan", async () => {

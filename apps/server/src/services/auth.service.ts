@@ -7,6 +7,7 @@ import {
   ForgotPasswordRequest,
   type IdTokenResponse,
   isPayingPlan,
+  type PlanType,
   type RecoveryCodesResponse,
   RegisterRequest,
   ResetPasswordRequest,
@@ -30,10 +31,13 @@ import { randomToken, sha256Hex } from '../security/secrets.js';
 import { AppError } from './app-error.js';
 import type { MailQueue } from './notification.service.js';
 import type { PasswordHasher, RateLimiter } from './ports.js';
+import { permissionsOf } from './user.service.js';
 
 /** Who made a request, once its credential checked out. */
 export interface Authenticated {
   user: UserRecord;
+  /** The plan that holds for the user: their team's (the manager's) for a team member (spec §4, §6). */
+  planType: PlanType;
   /** The session behind a session token; null for an API token. */
   session: SessionRecord | null;
   tokenId: string | null;
@@ -393,7 +397,13 @@ export class AuthService {
       const token = await this.repo.liveToken(sha256Hex(credential));
       const user = token ? await this.repo.user(token.userId) : null;
       if (!token || !user) throw invalidToken('This API token is not valid (revoked?).');
-      return { user, session: null, tokenId: token.id, provider: 'api_token' };
+      return {
+        user,
+        planType: await this.planOf(user),
+        session: null,
+        tokenId: token.id,
+        provider: 'api_token',
+      };
     }
     const claims = await this.verifyJwt(credential, 'session');
     const session = typeof claims.sid === 'string' ? await this.repo.liveSession(claims.sid) : null;
@@ -401,7 +411,13 @@ export class AuthService {
       throw invalidToken('This session has ended: sign in again.');
     const user = await this.repo.user(session.userId);
     if (!user) throw invalidToken('This session has ended: sign in again.');
-    return { user, session, tokenId: null, provider: session.provider };
+    return { user, planType: await this.planOf(user), session, tokenId: null, provider: session.provider };
+  }
+
+  /** A team member's plan is their team's: the manager's (spec §4: limits and plan follow the manager). */
+  private async planOf(user: UserRecord): Promise<PlanType> {
+    if (!user.managerId) return user.planType;
+    return (await this.repo.user(user.managerId))?.planType ?? user.planType;
   }
 
   /** The spec §3 auth state of a request. */
@@ -421,12 +437,12 @@ export class AuthService {
     const { user } = auth;
     return {
       user: { uid: user.id, email: user.email, displayName: user.firstname },
-      planType: user.planType,
-      payingUser: isPayingPlan(user.planType),
+      planType: auth.planType,
+      payingUser: isPayingPlan(auth.planType),
       managerId: user.managerId,
       lastLogin: user.lastLoginAt?.toISOString() ?? null,
       currentSignInProvider: auth.provider,
-      authorization: { managerId: user.managerId, permissions: user.permissions },
+      authorization: { managerId: user.managerId, permissions: permissionsOf(user) },
       sessionExpireTimestamp: auth.session?.expiresAt.getTime() ?? null,
       chosenPlan: user.chosenPlan,
     };
@@ -578,9 +594,9 @@ export class AuthService {
       user_id: user.id,
       email: user.email,
       name: user.firstname,
-      plan_type: user.planType,
+      plan_type: await this.planOf(user),
       manager_id: user.managerId,
-      authorization: { manager_id: user.managerId, permissions: user.permissions },
+      authorization: { manager_id: user.managerId, permissions: permissionsOf(user) },
       sid,
       sign_in_provider: provider,
     };

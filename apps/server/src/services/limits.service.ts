@@ -1,9 +1,17 @@
-import { GB, type Limits, LimitsUpdate, PLAN_LIMITS, type PlanType } from '@ferry/core';
+import {
+  GB,
+  type Limits,
+  LimitsUpdate,
+  PLAN_LIMITS,
+  type PlanType,
+  type UploaderSettings,
+} from '@ferry/core';
 import type { PgAccountRepository, UserRecord } from '../db/account.repository.js';
 import type { PgTeamRepository } from '../db/team.repository.js';
 import { AppError } from './app-error.js';
 import type { Authenticated } from './auth.service.js';
 import type { TransferRepository } from './ports.js';
+import { teamMemberUploaderSettings } from './user.service.js';
 
 const WEEK_MS = 7 * 86_400_000;
 
@@ -13,8 +21,10 @@ export interface SenderLimits {
   plan: PlanType;
   forcedFileValidityInDays: number | null;
   forcedRegion: string | null;
-  /** Bytes the rest of the sender's team stores: a team's storage is one pool under its plan's cap. */
-  storageUsedByOthers: number;
+  /** The sender's team (its manager's uid; their own for an account without a manager): one storage pool. */
+  teamId: string;
+  /** For a team member: what the manager lets members do (spec §4, §5), enforced on their transfers. */
+  memberSettings: UploaderSettings | null;
 }
 
 /**
@@ -26,6 +36,7 @@ export class LimitsService {
   constructor(
     private readonly accounts: PgAccountRepository,
     private readonly teams: PgTeamRepository,
+    private readonly transfers: Pick<TransferRepository, 'storageUsed'>,
     /** Names of the configured storage regions (`default` and the keys of S3_REGIONS). */
     private readonly regions: readonly string[],
     private readonly now: () => Date = () => new Date(),
@@ -79,7 +90,8 @@ export class LimitsService {
       plan: team.planType,
       forcedFileValidityInDays: team.limitSettings.forcedFileValidityInDays ?? null,
       forcedRegion: team.limitSettings.forcedRegion ?? null,
-      storageUsedByOthers: await this.teams.storageUsed(team.id, user.id),
+      teamId: team.id,
+      memberSettings: team.id === user.id ? null : teamMemberUploaderSettings(team),
     };
   }
 
@@ -125,7 +137,7 @@ export class LimitsService {
       recipients: plan.recipients,
       uploadSize: plan.uploadSizeGB * GB,
       storage: plan.storageGB * GB,
-      storageUsed: await this.teams.storageUsed(team.id),
+      storageUsed: await this.transfers.storageUsed(team.id),
       globalStorage: plan.globalStorageGB === null ? null : plan.globalStorageGB * GB,
       downloadedBytes7Days: plan.downloadedBytes7Days,
       downloadedBytes7DaysUsed: await this.teams.downloadedBytesSince(team.id, since),

@@ -117,8 +117,8 @@ export interface TransferRepository {
     files: Array<Omit<TransferFileRecord, 'createdAt'>>,
     events: NewTransferEvent[],
     recipients?: Array<{ email: string; secretHash: string }>,
-    /** Checked and inserted under a per-owner lock: racing creations never pass the limit together. */
-    quota?: { ownerId: string; maxBytes: number },
+    /** Checked and inserted under a per-team lock (a team is its manager's uid): racing creations never pass the limit together. */
+    quota?: { teamId: string; maxBytes: number },
   ): Promise<void>;
   find(id: string): Promise<TransferRecord | null>;
   files(transferId: string): Promise<TransferFileRecord[]>;
@@ -140,8 +140,11 @@ export interface TransferRepository {
    */
   consumeDownload(transferId: string, download: DownloadRecord): Promise<number | null>;
   addEvent(transferId: string, event: NewTransferEvent): Promise<void>;
-  /** Bytes of the owner's transfers still stored (not expired, not deleted). */
-  storageUsed(ownerId: string): Promise<number>;
+  /**
+   * Bytes still stored (not expired, not deleted) by a team: its manager's transfers and its members'. An
+   * account without a manager is the team of its uid.
+   */
+  storageUsed(teamId: string): Promise<number>;
   /** Bytes downloaded from the owner's transfers since `since`. */
   downloadedBytesSince(ownerId: string, since: Date): Promise<number>;
   events(transferId: string): Promise<Array<NewTransferEvent & { createdAt: Date }>>;

@@ -17,6 +17,7 @@ import {
   type TransferFile,
   TransferNotificationsUpdate,
   type TransferSummary,
+  type UploaderSettings,
 } from '@ferry/core';
 import { newFileId, newTransferId } from '../lib/ids.js';
 import { constantTimeEqual, randomToken, sha256Hex } from '../security/secrets.js';
@@ -78,7 +79,8 @@ export class TransferService {
   ): Promise<TransferCreateResponse & { uploadToken: string }> {
     const request = TransferCreateRequest.parse(input);
     const actor = await this.withTeamLimits(requested);
-    this.checkNames(request.files);
+    if (actor.memberSettings) checkMemberSettings(request, actor.memberSettings);
+    this.checkNames(request.files, actor.memberSettings?.sendAllowedExtensions);
     const isS1 = request.type === 'S1';
     // A signed-in user sends as themselves unless they name another address.
     const senderEmail = request.senderEmail ?? actor.email ?? null;
@@ -102,7 +104,10 @@ export class TransferService {
         (defaults ? (isS1 ? defaults.downloadConfirmation : defaults.downloadConfirmationS2) : isS1),
       expiryReminder: isS1 && (request.expiryReminder ?? defaults?.expiryReminder ?? true),
       summary: request.summary ?? (isS1 ? (defaults?.summary ?? true) : false),
-      forceEmailWhenDownloadS2: request.type === 'S2' && request.forceEmailWhenDownloadS2,
+      forceEmailWhenDownloadS2:
+        request.type === 'S2' &&
+        // Spec §5: enforced for managed users when their settings require it.
+        (request.forceEmailWhenDownloadS2 || actor.memberSettings?.requireForceEmailWhenDownloadS2 === true),
     };
     if ((request.downloadConfirmation || request.summary) && !senderEmail)
       throw new AppError('VALIDATION_FAILED', 'Notifications to you need your e-mail address.', {
@@ -110,9 +115,10 @@ export class TransferService {
       });
     const limits = PLAN_LIMITS[actor.plan];
     const totalSize = request.files.reduce((sum, f) => sum + f.size, 0);
+    // A forced validity (spec §3 limits) is the account's or its team's rule: it wins over the request.
     const validityDays =
-      request.expiresInDays ??
       actor.forcedFileValidityInDays ??
+      request.expiresInDays ??
       defaultTransferValidityDays(limits.fileValidityInDays);
     const broken: LimitError[] = [];
     if (request.files.length > limits.files)
@@ -215,9 +221,7 @@ export class TransferService {
           email,
           secretHash: NotificationService.secretHash(this.notifications.recipientSecret(id, email)),
         })),
-        actor.userId
-          ? { ownerId: actor.userId, maxBytes: limits.storageGB * GB - actor.storageUsedByOthers }
-          : undefined,
+        actor.userId ? { teamId: actor.teamId ?? actor.userId, maxBytes: limits.storageGB * GB } : undefined,
       );
     } catch (error) {
       if (!(error instanceof StorageQuotaExceeded)) throw error;
@@ -225,13 +229,7 @@ export class TransferService {
         'LIMIT_EXCEEDED',
         'Your storage is full: delete transfers or wait for some to expire.',
         {
-          limitErrors: [
-            {
-              limit: 'storage',
-              max: error.max + actor.storageUsedByOthers,
-              actual: error.used + actor.storageUsedByOthers + totalSize,
-            },
-          ],
+          limitErrors: [{ limit: 'storage', max: error.max, actual: error.used + totalSize }],
         },
       );
     }
@@ -509,23 +507,32 @@ export class TransferService {
   }
 
   /** A signed-in sender is held to their team's plan and settings and shares its storage (LimitsService). */
-  private async withTeamLimits(actor: Actor): Promise<Actor & Pick<SenderLimits, 'storageUsedByOthers'>> {
+  private async withTeamLimits(
+    actor: Actor,
+  ): Promise<Actor & { teamId: string | null; memberSettings: SenderLimits['memberSettings'] }> {
     const team = actor.userId && this.teamLimits ? await this.teamLimits.forSender(actor.userId) : null;
-    return team ? { ...actor, ...team } : { ...actor, storageUsedByOthers: 0 };
+    return team ? { ...actor, ...team } : { ...actor, teamId: actor.userId, memberSettings: null };
   }
 
-  private checkNames(files: TransferCreateRequest['files']): void {
-    const problems: Array<{ name: string; key: string }> = [];
+  private checkNames(files: TransferCreateRequest['files'], allowedExtensions?: readonly string[]): void {
+    const problems: Array<{ name: string; key: string; extensions?: string[] }> = [];
     for (const f of files) {
       const problem =
-        checkFileName(f.name) ??
+        checkFileName(f.name, {
+          allowedExtensions: allowedExtensions ? [...allowedExtensions] : undefined,
+        }) ??
         (f.relativePath !== undefined
           ? (checkRelativePath(f.relativePath) ??
             (f.relativePath === f.name || f.relativePath.endsWith(`/${f.name}`)
               ? null
               : { key: 'uploader:notif_invalid_filename' as const }))
           : null);
-      if (problem) problems.push({ name: f.relativePath ?? f.name, key: problem.key });
+      if (problem)
+        problems.push({
+          name: f.relativePath ?? f.name,
+          key: problem.key,
+          ...('extensions' in problem && problem.extensions ? { extensions: problem.extensions } : {}),
+        });
     }
     if (problems.length > 0) {
       throw new AppError('INVALID_FILENAME', `${problems.length} file name(s) are not allowed.`, {
@@ -601,4 +608,35 @@ export function toFile(f: TransferFileRecord): TransferFile {
 
 export function actorName(actor: Actor): string {
   return actor.userId ? `user:${actor.userId}` : 'anonymous';
+}
+
+/**
+ * What a team's manager lets members do (spec §3 uploaderSettings, §4, §6), enforced here so that no client
+ * can get around it: the transfer types allowed, a password required or not offered, download limits and
+ * previews only where offered. Each refusal says which setting, in `details.setting`.
+ */
+export function checkMemberSettings(request: TransferCreateRequest, settings: UploaderSettings): void {
+  const refuse = (
+    setting: keyof UploaderSettings,
+    message: string,
+    status: 'FORBIDDEN' | 'VALIDATION_FAILED',
+  ) => {
+    throw new AppError(status, message, { details: { setting } });
+  };
+  if (request.type === 'S1' && !settings.allowS1)
+    refuse('allowS1', 'Your team sends by link only: sending by e-mail is turned off.', 'FORBIDDEN');
+  if (request.type === 'S2' && !settings.allowS2)
+    refuse('allowS2', 'Your team sends by e-mail only: links are turned off.', 'FORBIDDEN');
+  if (settings.requirePassword && !request.password)
+    refuse('requirePassword', 'Your team requires a password on every transfer.', 'VALIDATION_FAILED');
+  if (request.password && !settings.passwordOpt && !settings.requirePassword)
+    refuse('passwordOpt', 'Your team does not use passwords on transfers.', 'FORBIDDEN');
+  if (request.maxDownloads !== undefined && !settings.downloadLimitOpt)
+    refuse('downloadLimitOpt', 'Your team does not limit downloads.', 'FORBIDDEN');
+  if (request.allowPreview === false && !settings.filePreviewOpt)
+    refuse(
+      'filePreviewOpt',
+      'Your team decides about previews: they cannot be turned off here.',
+      'FORBIDDEN',
+    );
 }

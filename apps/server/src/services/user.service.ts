@@ -39,6 +39,11 @@ export function settingsOf(
   };
 }
 
+/** What a team's members may do: the settings its manager chose, over the team-member defaults (spec §3, §4). */
+export function teamMemberUploaderSettings(manager: Pick<UserRecord, 'settings'>): UploaderSettings {
+  return { ...DEFAULT_TEAM_MEMBER_UPLOADER_SETTINGS, ...(manager.settings as Stored).uploaderSettings };
+}
+
 /** The notification switches a new transfer of this account starts with (spec §3 notificationSettings.transfer). */
 export function notificationDefaults(
   user: Pick<UserRecord, 'settings' | 'managerId'>,
@@ -104,10 +109,7 @@ export class UserService {
    */
   async teamUploaderSettings(auth: Authenticated | null, teamId: string): Promise<UploaderSettings> {
     const { manager } = await this.team(auth, teamId);
-    return {
-      ...DEFAULT_TEAM_MEMBER_UPLOADER_SETTINGS,
-      ...(manager.settings as Stored).uploaderSettings,
-    };
+    return teamMemberUploaderSettings(manager);
   }
 
   /**

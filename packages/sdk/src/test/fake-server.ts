@@ -636,7 +636,7 @@ export class FakeFerryServer {
       const header = req.headers['id-token'];
       const idToken = this.state.idTokens.get(typeof header === 'string' ? header : '');
       if (!idToken || idToken.expiresAt <= Date.now())
-        return refuse(401, 'INVALID_TOKEN', 'The id token is not valid.');
+        return refuse(400, 'VALIDATION_FAILED', 'The id token is not valid.');
       this.state.sessionCookieCalls.push({ expiresInMinutes: minutes, deviceId, currentDomain });
       if (this.sessionCookieError) {
         sendError(res, 400, this.sessionCookieError, 'No session for this account.');

@@ -58,6 +58,7 @@ export async function registerAuthentication(
   app: FastifyInstance,
   auth: AuthService,
   secureCookies: boolean,
+  publicUrl: string | null = null,
 ): Promise<void> {
   await app.register(fastifyCookie);
   app.decorateRequest('auth', null);
@@ -70,6 +71,12 @@ export async function registerAuthentication(
     }
     const cookie = request.cookies[SESSION_COOKIE];
     if (!cookie) return;
+    // CSRF: a browser sends the session cookie along with requests other sites make it send. A write that
+    // rides on the cookie must come from Ferry's own pages (Bearer tokens are never sent that way).
+    if (!SAFE_METHODS.has(request.method) && crossSite(request, publicUrl))
+      throw new AppError('FORBIDDEN', 'This request came from another site; it was refused.', {
+        details: { reason: 'CROSS_SITE_REQUEST' },
+      });
     try {
       request.auth = await auth.authenticate(cookie);
     } catch (error) {
@@ -82,6 +89,29 @@ export async function registerAuthentication(
       });
     }
   });
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Whether a request was made by a page of another site: by Fetch Metadata where the browser sends it, else by
+ * its Origin (`null` from a sandboxed or referrer-less page counts as another site). Requests with neither
+ * come from programs, not from a browser a page could steer.
+ */
+export function crossSite(request: FastifyRequest, publicUrl: string | null): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string') return false;
+  if (origin === 'null') return true;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return true;
+  }
+  if (host === request.host) return false;
+  return !publicUrl || host !== new URL(publicUrl).host;
 }
 
 export const authRoutes =

@@ -39,7 +39,7 @@ export const transferRoutes =
   async (app) => {
     const actorOf = (r: FastifyRequest): Actor => ({
       userId: r.auth?.user.id ?? null,
-      plan: r.auth?.user.planType ?? 'NONE',
+      plan: r.auth?.planType ?? 'NONE',
       email: r.auth?.user.email,
       forcedFileValidityInDays: r.auth?.user.limitSettings.forcedFileValidityInDays ?? null,
       forcedRegion: r.auth?.user.limitSettings.forcedRegion ?? null,
