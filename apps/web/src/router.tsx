@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { takeHandoff } from './features/auth/handoff';
 import { RequireAuth } from './features/auth/require-auth';
 import { RootLayout } from './routes/root-layout';
 import { RouteError } from './routes/route-error';
@@ -29,9 +30,10 @@ export const routes: RouteObject[] = [
           { path: 'd/expired', ...page(() => import('./routes/expired.route')) },
           { path: 'd/notfound', ...page(() => import('./routes/transfer-not-found.route')) },
           { path: 'unsubscribe', ...page(() => import('./routes/unsubscribe.route')) },
-          // Accounts (spec §2). /register/enterprise is not served yet.
+          // Accounts (spec §2).
           { path: 'signin', ...page(() => import('./routes/signin.route')) },
           { path: 'register', ...page(() => import('./routes/register.route')) },
+          { path: 'register/enterprise', ...page(() => import('./routes/register-enterprise.route')) },
           { path: 'verify-email', ...page(() => import('./routes/verify-email.route')) },
           { path: 'forgot-password', ...page(() => import('./routes/forgot-password.route')) },
           { path: 'reset-password', ...page(() => import('./routes/reset-password.route')) },
@@ -56,5 +58,7 @@ export const routes: RouteObject[] = [
 ];
 
 export function createAppRouter() {
+  // The sign-in hand-off's tokens (spec §4) leave the address before the router reads it.
+  takeHandoff();
   return createBrowserRouter(routes);
 }

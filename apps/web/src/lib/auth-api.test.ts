@@ -1,18 +1,30 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { userProfile } from '../features/account/profile.fixture';
 import { coded, json, mockApi, noContent } from '../test/api-mock';
 import { apiToken, sessionInfo, signedInState } from '../test/fixtures';
 import { ApiError } from './api';
 import {
+  changePassword,
   createApiToken,
   createSessionCookie,
+  disableTotp,
+  enableTotp,
   getAuthState,
+  getTotpStatus,
+  listOidcProviders,
   listSessions,
+  oidcStartUrl,
+  regenerateRecoveryCodes,
   register,
   revokeApiToken,
   revokeSession,
+  sendEnterpriseContact,
   sessionMinutes,
+  setSession,
+  setupTotp,
   signIn,
   signOut,
+  updateUserProfile,
 } from './auth-api';
 
 describe('auth calls (packages/core/src/api/auth.ts)', () => {
@@ -98,5 +110,87 @@ describe('auth calls (packages/core/src/api/auth.ts)', () => {
     mockApi({ 'GET /api/auth/auth/session-cookie': () => coded(400, 'MAX_LICENCES_REACHED') });
     const error = await createSessionCookie('a.b.c', { expiresInMinutes: 1440 }).catch((e: unknown) => e);
     expect((error as ApiError).hasCode('MAX_LICENCES_REACHED')).toBe(true);
+  });
+
+  it('hands a session token over in the session-token header', async () => {
+    const api = mockApi({
+      'GET /api/auth/auth/set-session': () => json({ sessionCookie: 's.e.t', sessionExpireTimestamp: 5 }),
+    });
+    expect((await setSession('s.e.t')).sessionExpireTimestamp).toBe(5);
+    expect(api.calls[0]?.headers['session-token']).toBe('s.e.t');
+    expect(api.calls[0]?.query.has('expiresTimestamp')).toBe(false);
+  });
+
+  it('lists the OIDC providers, refusing an answer of another shape', async () => {
+    mockApi({
+      'GET /api/auth/oidc/providers': () =>
+        json([
+          { name: 'google', label: 'Google' },
+          { name: 'corp', label: 'Acme SSO' },
+        ]),
+    });
+    expect(await listOidcProviders()).toEqual([
+      { name: 'google', label: 'Google' },
+      { name: 'corp', label: 'Acme SSO' },
+    ]);
+    mockApi({ 'GET /api/auth/oidc/providers': () => json([{ name: 'google' }]) });
+    await expect(listOidcProviders()).rejects.toThrow('unexpected response body');
+  });
+
+  it('builds the start URL of a provider: next only when not /, staySignedIn only when true', () => {
+    expect(oidcStartUrl('google', { next: '/' })).toBe('/api/auth/oidc/google/start');
+    const url = new URL(
+      oidcStartUrl('my idp', { next: '/dashboard?x=1', staySignedIn: true, deviceId: 'dev' }),
+      'http://x',
+    );
+    expect(url.pathname).toBe('/api/auth/oidc/my%20idp/start');
+    expect(url.searchParams.get('next')).toBe('/dashboard?x=1');
+    expect(url.searchParams.get('staySignedIn')).toBe('true');
+    expect(url.searchParams.get('deviceId')).toBe('dev');
+    expect(oidcStartUrl('apple', { staySignedIn: false })).toBe('/api/auth/oidc/apple/start');
+  });
+
+  it('changes the password and tells how many other sessions were revoked', async () => {
+    const api = mockApi({ 'POST /api/auth/password/change': () => json({ revoked: 2 }) });
+    expect(await changePassword({ currentPassword: 'old one', newPassword: 'a new long one' })).toBe(2);
+    expect(api.calls[0]?.body).toEqual({ currentPassword: 'old one', newPassword: 'a new long one' });
+    mockApi({ 'POST /api/auth/password/change': () => coded(401, 'INVALID_CREDENTIALS') });
+    const error = await changePassword({ currentPassword: 'x', newPassword: 'y'.repeat(10) }).catch((e) => e);
+    expect((error as ApiError).hasCode('INVALID_CREDENTIALS')).toBe(true);
+  });
+
+  it('drives the second factor: status, set-up, enable, new codes, disable', async () => {
+    const codes = { recoveryCodes: ['aaaa-bbbb', 'cccc-dddd'] };
+    const api = mockApi({
+      'GET /api/auth/totp': () => json({ enabled: false, recoveryCodesLeft: 0 }),
+      'POST /api/auth/totp/setup': () => json({ secret: 'JBSWY3DP', otpauthUrl: 'otpauth://totp/x' }),
+      'POST /api/auth/totp/enable': () => json(codes),
+      'POST /api/auth/totp/recovery-codes': () => json(codes),
+      'POST /api/auth/totp/disable': () => noContent(),
+    });
+    expect(await getTotpStatus()).toEqual({ enabled: false, recoveryCodesLeft: 0 });
+    expect((await setupTotp()).secret).toBe('JBSWY3DP');
+    expect(await enableTotp('123456')).toEqual(codes);
+    expect(await regenerateRecoveryCodes('654321')).toEqual(codes);
+    await disableTotp('my password');
+    expect(api.calls.map((c) => [c.method, c.path, c.body])).toEqual([
+      ['GET', '/api/auth/totp', undefined],
+      ['POST', '/api/auth/totp/setup', undefined],
+      ['POST', '/api/auth/totp/enable', { code: '123456' }],
+      ['POST', '/api/auth/totp/recovery-codes', { code: '654321' }],
+      ['POST', '/api/auth/totp/disable', { password: 'my password' }],
+    ]);
+  });
+
+  it('patches the profile of the user and posts the enterprise contact form', async () => {
+    const api = mockApi({
+      'PATCH /api/user/users/u%2F1': () => json(userProfile({ info: { firstname: 'Zoé' } })),
+      'POST /api/sales/enterprise-contact': () => json({ id: 'c_1' }, 201),
+    });
+    expect((await updateUserProfile('u/1', { info: { firstname: 'Zoé' } })).info.firstname).toBe('Zoé');
+    expect(api.calls[0]?.body).toEqual({ info: { firstname: 'Zoé' } });
+    const request = { name: 'Zoé', email: 'zoe@corp.example', company: 'Corp', teamSize: 40 };
+    expect(await sendEnterpriseContact(request)).toEqual({ id: 'c_1' });
+    expect(api.calls[1]?.body).toEqual(request);
   });
 });

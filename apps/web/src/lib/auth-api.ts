@@ -2,17 +2,26 @@ import {
   ApiTokenCreated,
   ApiTokenInfo,
   AuthState,
+  type ChangePasswordRequest,
+  type EnterpriseContactRequest,
+  EnterpriseContactResponse,
   HasActiveAccountResponse,
   IdTokenResponse,
   ProvidersByEmailResponse,
+  RecoveryCodesResponse,
   type RegisterRequest,
   RegisterResponse,
   SESSION_COOKIE_STAY_SIGNED_IN_MINUTES,
   SessionCookieResponse,
   SessionInfo,
   type SignInRequest,
+  SignOutResponse,
+  TotpSetupResponse,
+  TotpStatus,
+  UserProfile,
+  type UserProfileUpdate,
 } from '@ferry/core';
-import { apiRequest } from './api';
+import { API_PREFIX, apiRequest, buildQuery } from './api';
 
 /**
  * The accounts and sessions calls (packages/core/src/api/auth.ts), answers validated with @ferry/core's zod
@@ -83,6 +92,18 @@ export function createSessionCookie(
   });
 }
 
+/**
+ * Sets the session cookie from a session token handed over from another domain (spec §4 `sessionCookie`);
+ * 400 for a token that does not check out.
+ */
+export function setSession(sessionToken: string, expiresTimestamp?: number): Promise<SessionCookieResponse> {
+  return apiRequest('/auth/auth/set-session', {
+    headers: { 'session-token': sessionToken },
+    query: { expiresTimestamp },
+    schema: SessionCookieResponse,
+  });
+}
+
 /** Revokes the current session (or every session of the account) and clears the cookie. */
 export async function signOut(options: { deviceId?: string; revokeAllSessions?: boolean }): Promise<number> {
   const answer = await apiRequest<unknown>('/auth/auth/sign-out', {
@@ -139,4 +160,101 @@ export async function signInProviders(email: string): Promise<string[]> {
     schema: ProvidersByEmailResponse,
   });
   return answer.providers;
+}
+
+/** An OpenID Connect provider the server offers (GET /api/auth/oidc/providers): its name and its label. */
+export interface OidcProvider {
+  name: string;
+  label: string;
+}
+
+/** The server's schema lives with its routes, not in @ferry/core: the answer is checked here, field by field. */
+const OidcProviderList = {
+  parse(value: unknown): OidcProvider[] {
+    if (!Array.isArray(value)) throw new Error('not a list');
+    return value.map((item: unknown) => {
+      const { name, label } = (item ?? {}) as Record<string, unknown>;
+      if (typeof name !== 'string' || typeof label !== 'string') throw new Error('not a provider');
+      return { name, label };
+    });
+  },
+};
+
+export function listOidcProviders(signal?: AbortSignal): Promise<OidcProvider[]> {
+  return apiRequest('/auth/oidc/providers', { schema: OidcProviderList, signal });
+}
+
+/**
+ * Where the browser goes (a navigation, never a fetch) to sign in at a provider: the server answers 302 to it,
+ * and its callback sets the session cookie and lands on `next` (or on /signin?error=<code>).
+ */
+export function oidcStartUrl(
+  name: string,
+  options: { next?: string; staySignedIn?: boolean; deviceId?: string },
+): string {
+  const query = buildQuery({
+    next: options.next && options.next !== '/' ? options.next : undefined,
+    staySignedIn: options.staySignedIn ? true : undefined,
+    deviceId: options.deviceId,
+  });
+  return `${API_PREFIX}/auth/oidc/${encodeURIComponent(name)}/start${query}`;
+}
+
+/** POST /auth/password/change: every other session of the account is signed out; resolves with how many. */
+export async function changePassword(request: ChangePasswordRequest): Promise<number> {
+  const answer = await apiRequest('/auth/password/change', {
+    method: 'POST',
+    body: request,
+    schema: SignOutResponse,
+  });
+  return answer.revoked;
+}
+
+export function getTotpStatus(): Promise<TotpStatus> {
+  return apiRequest('/auth/totp', { schema: TotpStatus });
+}
+
+/** A new secret to scan; the second factor is on only once a code from it is confirmed (409 when on already). */
+export function setupTotp(): Promise<TotpSetupResponse> {
+  return apiRequest('/auth/totp/setup', { method: 'POST', schema: TotpSetupResponse });
+}
+
+/** Confirms the set-up with a code of the app → the recovery codes (shown once). */
+export function enableTotp(code: string): Promise<RecoveryCodesResponse> {
+  return apiRequest('/auth/totp/enable', { method: 'POST', body: { code }, schema: RecoveryCodesResponse });
+}
+
+/** New recovery codes (the old ones stop working), against a current code of the app. */
+export function regenerateRecoveryCodes(code: string): Promise<RecoveryCodesResponse> {
+  return apiRequest('/auth/totp/recovery-codes', {
+    method: 'POST',
+    body: { code },
+    schema: RecoveryCodesResponse,
+  });
+}
+
+/** Turns the second factor off (204); 401 INVALID_CREDENTIALS for a wrong password. */
+export async function disableTotp(password: string): Promise<void> {
+  await apiRequest('/auth/totp/disable', { method: 'POST', body: { password } });
+}
+
+/**
+ * PATCH /user/users/{id}: any part of the profile (nested objects merged) → the whole profile. (Reading it is
+ * lib/user-api.ts's getUserProfile.)
+ */
+export function updateUserProfile(uid: string, update: UserProfileUpdate): Promise<UserProfile> {
+  return apiRequest(`/user/users/${encodeURIComponent(uid)}`, {
+    method: 'PATCH',
+    body: update,
+    schema: UserProfile,
+  });
+}
+
+/** The /register/enterprise form (anyone; rate limited, 429): stored and mailed to the sales team → 201 { id }. */
+export function sendEnterpriseContact(request: EnterpriseContactRequest): Promise<{ id: string }> {
+  return apiRequest('/sales/enterprise-contact', {
+    method: 'POST',
+    body: request,
+    schema: EnterpriseContactResponse,
+  });
 }

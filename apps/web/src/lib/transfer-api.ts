@@ -2,6 +2,7 @@ import {
   CheckPasswordResponse,
   DownloadInfo,
   DownloadLinkResponse,
+  Limits,
   SenderVerificationResendResponse,
   SenderVerificationResponse,
   type TransferCreateRequest,
@@ -15,6 +16,14 @@ import { apiRequest } from './api';
 
 export function createTransfer(request: TransferCreateRequest): Promise<TransferCreateResponse> {
   return apiRequest('/transfer/transfers', { method: 'POST', body: request, schema: TransferCreateResponse });
+}
+
+/**
+ * GET /transfer/limits/{id} (spec §7): the limits of a paying account; `id` is the manager's id for a team
+ * member, else the user's uid (spec §4).
+ */
+export function getLimits(id: string, signal?: AbortSignal): Promise<Limits> {
+  return apiRequest(`/transfer/limits/${encodeURIComponent(id)}`, { schema: Limits, signal });
 }
 
 export interface CompletedFile {

@@ -10,17 +10,7 @@ import { formatDateTime } from '../../lib/format';
 import { ACCOUNT_QUERY_KEY, useAuth } from '../auth/auth-context';
 import { useToast } from '../toasts/toast-context';
 import { AccountLayout } from './account-layout';
-
-async function copyText(text: string, fallback: HTMLInputElement | null): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    if (!fallback) return false;
-    fallback.select();
-    return document.execCommand('copy');
-  }
-}
+import { copyText } from './clipboard';
 
 /** The new token, shown once, with a copy button; gone from the page once "Done" is pressed. */
 function CreatedToken({ created, onDone }: { created: ApiTokenCreated; onDone: () => void }) {

@@ -1,13 +1,24 @@
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useDescribeError } from '../../hooks/use-describe-error';
 import { formatDateTime } from '../../lib/format';
+import { getUserProfile } from '../../lib/user-api';
 import { useAuth } from '../auth/auth-context';
 import { AccountLayout } from './account-layout';
+import { ProfileForm, profileQueryKey } from './profile-form';
+import './account.css';
 
-/** `/account/profile`: who is signed in and on which plan (editing comes later). */
+/** `/account/profile`: who is signed in and on which plan; the first name and the language, editable. */
 export function ProfilePage() {
   const { t, i18n } = useTranslation();
+  const describe = useDescribeError();
   const { state } = useAuth();
   const user = state.user;
+  const profile = useQuery({
+    queryKey: profileQueryKey(user?.uid ?? ''),
+    queryFn: ({ signal }) => getUserProfile(user?.uid ?? '', signal),
+    enabled: user !== null,
+  });
   if (!user) return null;
   const chosen = state.chosenPlan;
   return (
@@ -17,12 +28,6 @@ export function ProfilePage() {
           <dt>{t('account:profile_email')}</dt>
           <dd data-testid="profile-email">{user.email}</dd>
         </div>
-        {user.displayName && (
-          <div>
-            <dt>{t('account:profile_name')}</dt>
-            <dd data-testid="profile-name">{user.displayName}</dd>
-          </div>
-        )}
         <div>
           <dt>{t('account:profile_plan')}</dt>
           <dd>
@@ -46,7 +51,25 @@ export function ProfilePage() {
           </div>
         )}
       </dl>
-      <p className="field-hint">{t('account:profile_editing_later')}</p>
+      <h2 className="section-title">{t('account:profile_details_title')}</h2>
+      {profile.isPending && (
+        <p className="muted" role="status" aria-busy="true" data-testid="profile-loading">
+          {t('account:loading')}
+        </p>
+      )}
+      {profile.error && (
+        <div className="notice notice-error" role="alert" data-testid="profile-load-error">
+          <p>{describe(profile.error)}</p>
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            onClick={() => void profile.refetch()}
+          >
+            {t('common:retry')}
+          </button>
+        </div>
+      )}
+      {profile.data && <ProfileForm uid={user.uid} profile={profile.data} />}
     </AccountLayout>
   );
 }

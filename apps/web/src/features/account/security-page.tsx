@@ -9,7 +9,10 @@ import { formatDateTime } from '../../lib/format';
 import { ACCOUNT_QUERY_KEY, useAuth } from '../auth/auth-context';
 import { useToast } from '../toasts/toast-context';
 import { AccountLayout } from './account-layout';
+import { ChangePasswordForm } from './change-password-form';
 import { describeUserAgent } from './device';
+import { TwoFactorSection } from './two-factor-section';
+import './account.css';
 
 /** "Chrome on Linux", "Ferry CLI", "Unknown device". */
 export function useDeviceName(): (session: Pick<SessionInfo, 'userAgent'>) => string {
@@ -30,8 +33,9 @@ export function sortSessions(sessions: readonly SessionInfo[]): SessionInfo[] {
 }
 
 /**
- * `/account/security`: the account's active sessions (device, user agent, IP, last use, "this device"),
- * each revocable, and "Sign out everywhere" (every session, this one too).
+ * `/account/security`: change the password, two-factor authentication (TOTP with recovery codes), the
+ * account's active sessions (device, user agent, IP, last use, "this device"), each revocable, and "Sign out
+ * everywhere" (every session, this one too).
  */
 export function SecurityPage() {
   const { t, i18n } = useTranslation();
@@ -83,6 +87,13 @@ export function SecurityPage() {
 
   return (
     <AccountLayout section="security" title={t('account:security_title')}>
+      <section className="account-section" aria-labelledby="password-title" data-testid="password-section">
+        <h2 className="section-title" id="password-title">
+          {t('account:password_title')}
+        </h2>
+        <ChangePasswordForm />
+      </section>
+      <TwoFactorSection />
       <h2 className="section-title">{t('account:sessions_title')}</h2>
       <p className="muted">{t('account:sessions_intro')}</p>
       {sessions.isPending && (

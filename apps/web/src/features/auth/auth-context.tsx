@@ -16,6 +16,7 @@ import * as authApi from '../../lib/auth-api';
 import { deviceId } from '../../lib/device-id';
 import { readJson, writeJson } from '../../lib/storage';
 import { useToast } from '../toasts/toast-context';
+import { consumeHandoff, type Handoff, isTokenShaped, rememberAuthDomain } from './handoff';
 import { expiryDecision, scheduleExpiryChecks } from './session-timing';
 
 /** Spec §3: the anonymous state has no user, plan NONE and no permissions. */
@@ -52,6 +53,19 @@ export interface SignInInput {
   staySignedIn: boolean;
 }
 
+export interface StartSessionOptions {
+  /** Sent as `currentDomain` (the sign-in hand-off of spec §4). */
+  currentDomain?: string;
+}
+
+/** A hand-off token that is not even token-shaped (spec §5: "unexpected token format"). */
+export class UnexpectedTokenFormatError extends Error {
+  constructor() {
+    super('unexpected token format');
+    this.name = 'UnexpectedTokenFormatError';
+  }
+}
+
 /** Why the visitor became anonymous: they signed out, or the session ran out (expiry check). */
 export type SessionEnd = 'user' | 'expired';
 
@@ -67,7 +81,11 @@ export interface AuthContextValue {
   /** POST /auth/signin, then the session cookie; errors of the sign-in call are thrown (ApiError). */
   signIn(input: SignInInput): Promise<SessionOutcome>;
   /** Trades an id token (sign-in, verified e-mail, new password) for a session and loads the state. */
-  startSession(idToken: string, staySignedIn: boolean): Promise<SessionOutcome>;
+  startSession(
+    idToken: string,
+    staySignedIn: boolean,
+    options?: StartSessionOptions,
+  ): Promise<SessionOutcome>;
   /** Signs out this session, or every session of the account; resolves with how many were revoked. */
   signOut(options?: { everywhere?: boolean }): Promise<number>;
   /** The "sign back in" prompt of spec §4 (a session ending within 12 h), or null. */
@@ -168,17 +186,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [apply]);
 
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-
   const startSession = useCallback(
-    async (idToken: string, staySignedIn: boolean): Promise<SessionOutcome> => {
+    async (
+      idToken: string,
+      staySignedIn: boolean,
+      options: StartSessionOptions = {},
+    ): Promise<SessionOutcome> => {
       writeJson(STAY_SIGNED_IN_KEY, staySignedIn);
       try {
         await authApi.createSessionCookie(idToken, {
           expiresInMinutes: authApi.sessionMinutes(staySignedIn),
           deviceId: deviceId(),
+          ...options,
         });
       } catch (error) {
         const refused = refusalOf(error);
@@ -196,6 +215,53 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     },
     [apply],
   );
+
+  /**
+   * Spec §4 hand-off. A custom token is traded for a session (14 days and the auth-redirect domain cookie with
+   * staySignedIn); if that fails the visitor is signed out to anonymous. A session token handed over is set as
+   * this site's cookie; if it does not check out, whatever session this browser had stays.
+   */
+  const handOff = useCallback(
+    async (handoff: Handoff): Promise<void> => {
+      const { hostname } = window.location;
+      if (handoff.kind === 'sessionCookie') {
+        try {
+          if (!isTokenShaped(handoff.token)) throw new UnexpectedTokenFormatError();
+          await authApi.setSession(handoff.token);
+        } catch {
+          toast.show(t('auth:handoff_session_failed'), 'error');
+        }
+        return reload();
+      }
+      try {
+        if (!isTokenShaped(handoff.token)) throw new UnexpectedTokenFormatError();
+        const outcome = await startSession(handoff.token, handoff.staySignedIn, { currentDomain: hostname });
+        if (outcome.ok) {
+          if (handoff.staySignedIn) rememberAuthDomain(hostname);
+          return;
+        }
+        throw new Error(outcome.refused);
+      } catch {
+        await authApi.signOut({ deviceId: deviceId() }).catch(() => undefined);
+        apply(ANONYMOUS);
+        setLoadError(null);
+        setStatus('ready');
+        toast.show(t('auth:handoff_failed'), 'error');
+      }
+    },
+    [apply, reload, startSession, t, toast],
+  );
+
+  // The first thing the app does: a hand-off when the address brings one, else ask who is signed in. Once
+  // per provider (StrictMode runs effects twice; a second GET /me could undo the hand-off's session).
+  const started = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, at start
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const handoff = consumeHandoff();
+    void (handoff ? handOff(handoff) : reload());
+  }, []);
 
   const signIn = useCallback(
     async ({ email, password, totp, staySignedIn }: SignInInput) => {

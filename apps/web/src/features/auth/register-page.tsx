@@ -11,6 +11,7 @@ import { AuthCard } from './auth-card';
 import { useAuth } from './auth-context';
 import { type AuthProblem, authProblem } from './auth-errors';
 import { FieldError } from './field-error';
+import { OidcProviders } from './oidc-providers';
 import { PasswordHint } from './password-hint';
 import { passwordStrength } from './password-strength';
 import { AuthProblemMessage } from './use-auth-submit';
@@ -240,10 +241,17 @@ export function RegisterPage() {
           {t(busy ? 'auth:register_busy' : 'auth:register_button')}
         </button>
       </form>
+      <OidcProviders next="/" intent="register" />
       <p className="auth-switch">
         {t('auth:have_account')}{' '}
         <Link to="/signin" data-testid="register-signin">
           {t('auth:signin_link')}
+        </Link>
+      </p>
+      <p className="auth-switch">
+        {t('auth:enterprise_prompt')}{' '}
+        <Link to="/register/enterprise" data-testid="register-enterprise">
+          {t('auth:enterprise_link')}
         </Link>
       </p>
     </AuthCard>

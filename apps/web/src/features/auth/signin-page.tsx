@@ -8,17 +8,20 @@ import { AuthCard } from './auth-card';
 import { useAuth } from './auth-context';
 import { normaliseCode, safeNextPath } from './auth-errors';
 import { FieldError } from './field-error';
+import { OidcProviders, oidcErrorKey } from './oidc-providers';
 import { AuthProblemMessage, useAuthSubmit } from './use-auth-submit';
 
 /**
  * `/signin?next=…`: e-mail, password, "Stay signed in" (a 14-day session instead of one day), and the code
- * of a second factor when the server asks for it. Signed in, it goes to `next` (a path of this site) or `/`.
+ * of a second factor when the server asks for it; or one of the server's OpenID Connect providers, whose
+ * failures come back as `?error=<code>`. Signed in, it goes to `next` (a path of this site) or `/`.
  */
 export function SignInPage() {
   const { t } = useTranslation();
   const auth = useAuth();
   const [search] = useSearchParams();
   const next = safeNextPath(search.get('next'));
+  const oidcError = oidcErrorKey(search.get('error'));
   const id = useId();
   const [email, setEmail] = useState(search.get('email') ?? '');
   const [password, setPassword] = useState('');
@@ -67,6 +70,11 @@ export function SignInPage() {
   return (
     <AuthCard title={t('auth:signin_title')} testId="page-signin">
       <p className="muted">{t('auth:signin_intro', { product: PRODUCT_NAME })}</p>
+      {oidcError && !submit.problem && (
+        <p className="notice notice-error" role="alert" data-testid="signin-oidc-error">
+          {t(oidcError)}
+        </p>
+      )}
       {auth.endedBy === 'expired' && !submit.problem && (
         <p className="notice" role="status" data-testid="signin-session-ended">
           {t('auth:session_ended')}
@@ -172,6 +180,7 @@ export function SignInPage() {
           {t(submit.busy ? 'auth:signin_busy' : 'auth:signin_button')}
         </button>
       </form>
+      <OidcProviders next={next} staySignedIn={stay} intent="signin" />
       <p className="auth-switch">
         {t('auth:no_account')}{' '}
         <Link to="/register" data-testid="signin-register">

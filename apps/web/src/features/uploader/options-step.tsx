@@ -9,7 +9,9 @@ import { SenderFields } from './sender-fields';
 import {
   type FormField,
   type FormProblems,
+  type FormSettings,
   needsSenderEmail,
+  passwordShown,
   type TransferForm,
   type UploaderAction,
   type UploadType,
@@ -20,6 +22,8 @@ interface OptionsStepProps {
   form: TransferForm;
   problems: FormProblems;
   limits: Pick<PlanLimits, 'messageLength' | 'fileValidityInDays' | 'recipients'>;
+  /** The uploader settings that hide or require options (spec §3 uploaderSettings). */
+  settings: FormSettings;
   dispatch: (action: UploaderAction) => void;
   onBack: () => void;
   onStart: () => void;
@@ -39,7 +43,20 @@ export function blockingProblems(problems: FormProblems): boolean {
 
 /** Something required is missing: said when the sender tries to go on, the first such field is focused. */
 function missingProblems(problems: FormProblems): boolean {
-  return problems.noRecipients || problems.recipientsDraftLeft || problems.senderEmailRequired;
+  return (
+    problems.noRecipients ||
+    problems.recipientsDraftLeft ||
+    problems.senderEmailRequired ||
+    problems.passwordRequired
+  );
+}
+
+/** The field to focus for the first missing thing, in the order of the form (the sender comes last for S2). */
+function firstMissing(problems: FormProblems, type: UploadType): string {
+  if (problems.noRecipients || problems.recipientsDraftLeft) return '[data-testid="recipients-input"]';
+  const sender = '[data-testid="sender-email"]';
+  if (type === 'S1' && problems.senderEmailRequired) return sender;
+  return problems.passwordRequired ? '[data-testid="transfer-password"]' : sender;
 }
 
 /**
@@ -51,6 +68,7 @@ export function OptionsStep({
   form,
   problems,
   limits,
+  settings,
   dispatch,
   onBack,
   onStart,
@@ -68,11 +86,7 @@ export function OptionsStep({
     if (busy || blockingProblems(problems)) return;
     if (missingProblems(problems)) {
       setAttempted(true);
-      const first =
-        problems.noRecipients || problems.recipientsDraftLeft
-          ? '[data-testid="recipients-input"]'
-          : '[data-testid="sender-email"]';
-      formRef.current?.querySelector<HTMLElement>(first)?.focus();
+      formRef.current?.querySelector<HTMLElement>(firstMissing(problems, type))?.focus();
       return;
     }
     onStart();
@@ -80,6 +94,7 @@ export function OptionsStep({
   const days = Array.from({ length: limits.fileValidityInDays }, (_, i) => i + 1);
   const expiry = formatDate(addDays(new Date(), form.expiresInDays), i18n.language);
   const over = form.message.length > limits.messageLength;
+  const passwordMissing = attempted && problems.passwordRequired;
   const sender = (
     <SenderFields
       id={id}
@@ -163,65 +178,83 @@ export function OptionsStep({
             {t('uploader:expires_on', { date: expiry })}
           </p>
         </div>
+        {settings.downloadLimitOpt && (
+          <div className="field">
+            <label htmlFor={`${id}-max`}>{t('uploader:field_max_downloads')}</label>
+            <input
+              id={`${id}-max`}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              step={1}
+              value={form.maxDownloads}
+              placeholder={t('uploader:field_max_downloads_placeholder')}
+              aria-invalid={problems.invalidMaxDownloads || undefined}
+              aria-describedby={problems.invalidMaxDownloads ? `${id}-max-error` : undefined}
+              onChange={(e) => set('maxDownloads')(e.target.value)}
+              data-testid="transfer-max-downloads"
+            />
+            {problems.invalidMaxDownloads && (
+              <p className="field-error" id={`${id}-max-error`}>
+                {t('uploader:invalid_max_downloads')}
+              </p>
+            )}
+          </div>
+        )}
+      </div>
+
+      {passwordShown(settings) && (
         <div className="field">
-          <label htmlFor={`${id}-max`}>{t('uploader:field_max_downloads')}</label>
-          <input
-            id={`${id}-max`}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            step={1}
-            value={form.maxDownloads}
-            placeholder={t('uploader:field_max_downloads_placeholder')}
-            aria-invalid={problems.invalidMaxDownloads || undefined}
-            aria-describedby={problems.invalidMaxDownloads ? `${id}-max-error` : undefined}
-            onChange={(e) => set('maxDownloads')(e.target.value)}
-            data-testid="transfer-max-downloads"
-          />
-          {problems.invalidMaxDownloads && (
-            <p className="field-error" id={`${id}-max-error`}>
-              {t('uploader:invalid_max_downloads')}
+          <label htmlFor={`${id}-password`}>{t('uploader:field_password')}</label>
+          <div className="input-with-button">
+            <input
+              id={`${id}-password`}
+              type={showPassword ? 'text' : 'password'}
+              value={form.password}
+              autoComplete="new-password"
+              maxLength={256}
+              placeholder={t(
+                settings.requirePassword
+                  ? 'uploader:field_password_placeholder_required'
+                  : 'uploader:field_password_placeholder',
+              )}
+              required={settings.requirePassword}
+              aria-invalid={passwordMissing || undefined}
+              aria-describedby={passwordMissing ? `${id}-password-error` : undefined}
+              onChange={(e) => set('password')(e.target.value)}
+              data-testid="transfer-password"
+            />
+            <button
+              type="button"
+              className="icon-button"
+              aria-pressed={showPassword}
+              aria-label={t(showPassword ? 'common:hide_password' : 'common:show_password')}
+              onClick={() => setShowPassword((v) => !v)}
+            >
+              {showPassword ? <EyeOffIcon /> : <EyeIcon />}
+            </button>
+          </div>
+          {passwordMissing && (
+            <p className="field-error" id={`${id}-password-error`} data-testid="password-error">
+              {t('uploader:password_required')}
             </p>
           )}
         </div>
-      </div>
+      )}
 
-      <div className="field">
-        <label htmlFor={`${id}-password`}>{t('uploader:field_password')}</label>
-        <div className="input-with-button">
+      {settings.filePreviewOpt && (
+        <label className="checkbox">
           <input
-            id={`${id}-password`}
-            type={showPassword ? 'text' : 'password'}
-            value={form.password}
-            autoComplete="new-password"
-            maxLength={256}
-            placeholder={t('uploader:field_password_placeholder')}
-            onChange={(e) => set('password')(e.target.value)}
-            data-testid="transfer-password"
+            type="checkbox"
+            checked={form.allowPreview}
+            onChange={(e) => set('allowPreview')(e.target.checked)}
+            data-testid="transfer-allow-preview"
           />
-          <button
-            type="button"
-            className="icon-button"
-            aria-pressed={showPassword}
-            aria-label={t(showPassword ? 'common:hide_password' : 'common:show_password')}
-            onClick={() => setShowPassword((v) => !v)}
-          >
-            {showPassword ? <EyeOffIcon /> : <EyeIcon />}
-          </button>
-        </div>
-      </div>
+          <span>{t('uploader:field_allow_preview')}</span>
+        </label>
+      )}
 
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={form.allowPreview}
-          onChange={(e) => set('allowPreview')(e.target.checked)}
-          data-testid="transfer-allow-preview"
-        />
-        <span>{t('uploader:field_allow_preview')}</span>
-      </label>
-
-      <NotificationSwitches type={type} form={form} set={set} />
+      <NotificationSwitches type={type} form={form} settings={settings} set={set} />
 
       {type === 'S2' && sender}
 

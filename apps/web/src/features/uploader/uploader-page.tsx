@@ -1,5 +1,5 @@
-import { PLAN_LIMITS, type TransferSummary } from '@ferry/core';
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import type { TransferSummary } from '@ferry/core';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { useDescribeError } from '../../hooks/use-describe-error';
@@ -8,6 +8,7 @@ import { PRODUCT_NAME } from '../../lib/config';
 import { useAuth } from '../auth/auth-context';
 import { useToast } from '../toasts/toast-context';
 import type { IncomingFile, WalkResult } from './collect-files';
+import { browserTimeZone, buildCreateRequest } from './create-request';
 import { DoneStep } from './done-step';
 import { FileList } from './file-list';
 import { FilePicker } from './file-picker';
@@ -20,25 +21,17 @@ import { loadSender, loadVerificationToken, saveSender, saveVerificationToken } 
 import type { VerifiedResult } from './sender-verification';
 import { SentStep } from './sent-step';
 import { StepIndicator } from './step-indicator';
-import { AVAILABLE_UPLOAD_TYPES, transferTypeFromHash } from './transfer-type';
+import { transferTypeFromHash } from './transfer-type';
 import { TransferTypeSwitch } from './transfer-type-switch';
 import { targetOf } from './upload-plan';
-import {
-  buildCreateRequest,
-  createUploaderReducer,
-  formProblems,
-  initialUploaderState,
-  type UploadType,
-} from './uploader-state';
+import { useUploaderSetup } from './uploader-setup';
+import { formProblems, initialUploaderState, type UploadType, uploaderReducer } from './uploader-state';
 import { usePendingTransfer } from './use-pending-transfer';
 import { useSending, waitsForCodeToSend } from './use-sending';
 import { useUploadFlow } from './use-upload-flow';
 
 /** At most this many "file skipped" notices; the rest are summed up in one. */
 const MAX_REJECTION_TOASTS = 3;
-
-/** Anonymous senders: the plan NONE limits of spec §9. */
-const LIMITS = PLAN_LIMITS.NONE;
 
 /** Dropping files outside the drop zone must not make the browser leave the page to open them. */
 function usePreventStrayDrops(): void {
@@ -59,11 +52,19 @@ function usePreventStrayDrops(): void {
 export function UploaderPage() {
   const { t, i18n } = useTranslation();
   const { hash } = useLocation();
-  const type = transferTypeFromHash(hash);
+  // Limits, settings and templates of the signed-in user (spec §4); plan NONE and defaults for anonymous.
+  const setup = useUploaderSetup();
+  const { limits, settings } = setup;
+  const type = transferTypeFromHash(hash, setup.available, setup.defaultType);
   const toast = useToast();
   const describe = useDescribeError();
-  const reducer = useMemo(() => createUploaderReducer(LIMITS), []);
-  const [state, dispatch] = useReducer(reducer, undefined, () => initialUploaderState(LIMITS, loadSender()));
+  const [state, dispatch] = useReducer(uploaderReducer, undefined, () =>
+    initialUploaderState(setup.defaults.limits, loadSender(), setup.defaults.template),
+  );
+  // The template fills the form once it is loaded, and again when the signed-in user changes.
+  useEffect(() => {
+    dispatch({ type: 'prefill', defaults: setup.defaults });
+  }, [setup.defaults]);
   const [summary, setSummary] = useState<TransferSummary | null>(null);
   const resumable = usePendingTransfer();
   const current = useSending();
@@ -79,7 +80,7 @@ export function UploaderPage() {
     [current.ref, current.updateVerification],
   );
   const flow = useUploadFlow(onFinished);
-  const problems = formProblems(state.form, LIMITS, type);
+  const problems = formProblems(state.form, limits, type, settings);
   usePreventStrayDrops();
 
   // On each new step, focus moves to the panel, so keyboard and screen-reader users are not left on a button
@@ -95,7 +96,7 @@ export function UploaderPage() {
   // Signed in: the sender is the account (its address needs no code); its name fills an empty name field.
   const account = useAuth().user;
   const accountEmail = account?.email ?? null;
-  const accountName = account?.displayName ?? null;
+  const accountName = account ? setup.senderName : null;
   useEffect(() => {
     if (!accountEmail) return;
     dispatch({ type: 'setField', field: 'senderEmail', value: accountEmail });
@@ -137,7 +138,9 @@ export function UploaderPage() {
   );
 
   const addToSelection = (incoming: readonly IncomingFile[]) => {
-    const result = addFiles(state.files, incoming, selectionLimitsOf(LIMITS));
+    const result = addFiles(state.files, incoming, selectionLimitsOf(limits), {
+      allowedExtensions: settings.sendAllowedExtensions,
+    });
     result.rejected.slice(0, MAX_REJECTION_TOASTS).forEach(({ name, problem }) => {
       toast.show(t(problem.key, { name, extensions: problem.extensions?.join(', ') ?? '' }), 'error');
     });
@@ -169,7 +172,13 @@ export function UploaderPage() {
   const start = async (sendType: UploadType) => {
     dispatch({ type: 'goTo', step: 3 });
     const token = loadVerificationToken(state.form.senderEmail);
-    const result = await flow.start(buildCreateRequest(state, sendType, i18n.language, token), state.files);
+    const request = buildCreateRequest(state, sendType, {
+      locale: i18n.language,
+      senderVerificationToken: token,
+      timeZone: browserTimeZone(),
+      settings,
+    });
+    const result = await flow.start(request, state.files);
     if (result.ok) {
       current.set({ target: result.target, verification: result.verification });
       return;
@@ -245,9 +254,7 @@ export function UploaderPage() {
         tabIndex={-1}
       >
         <StepIndicator current={step} />
-        {step <= 2 && !resumable.state && (
-          <TransferTypeSwitch current={type} available={AVAILABLE_UPLOAD_TYPES} />
-        )}
+        {step <= 2 && !resumable.state && <TransferTypeSwitch current={type} available={setup.available} />}
         {step === 1 && (
           <div className="files-step">
             {resumable.state && !resumable.state.awaitingCode && (
@@ -293,7 +300,8 @@ export function UploaderPage() {
             type={type}
             form={state.form}
             problems={problems}
-            limits={LIMITS}
+            limits={limits}
+            settings={settings}
             dispatch={dispatch}
             onBack={() => dispatch({ type: 'goTo', step: 1 })}
             onStart={() => void start(type)}

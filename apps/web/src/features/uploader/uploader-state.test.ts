@@ -2,11 +2,12 @@ import { PLAN_LIMITS } from '@ferry/core';
 import { describe, expect, it } from 'vitest';
 import type { SelectedFile } from './selection';
 import {
-  buildCreateRequest,
-  createUploaderReducer,
+  type FormDefaults,
   formProblems,
   hasProblems,
   initialUploaderState,
+  OPEN_FORM_SETTINGS,
+  uploaderReducer as reducer,
   type UploaderState,
 } from './uploader-state';
 
@@ -17,11 +18,10 @@ function selected(name: string, size = 5, relativePath: string | null = null): S
 }
 
 describe('uploader reducer', () => {
-  const reducer = createUploaderReducer(LIMITS, { name: 'From template', message: 'Template message' });
   const start = initialUploaderState(
     LIMITS,
     { email: 'me@example.com', name: 'Me' },
-    { name: 'From template' },
+    { name: 'From template', message: 'Template message' },
   );
 
   it('starts at step 1 with the anonymous default expiry and the saved sender', () => {
@@ -152,85 +152,101 @@ describe('formProblems of an e-mail transfer (S1)', () => {
   });
 });
 
-describe('buildCreateRequest', () => {
-  it('sends S1 with its recipients, notifications and the saved proof of the sender address', () => {
-    const state = initialUploaderState(LIMITS, { email: 'me@example.com', name: 'Me' });
-    const request = buildCreateRequest(
-      {
-        ...state,
-        files: [selected('a.txt', 3)],
-        form: {
-          ...state.form,
-          recipients: ['ann@example.com', 'bob@example.com'],
-          message: 'Hello',
-          expiryReminder: false,
-          // The S2 switches do not leak into an S1 transfer.
-          forceEmailWhenDownloadS2: true,
-        },
-      },
-      'S1',
-      'en',
-      'proof-token',
-    );
-    expect(request).toMatchObject({
-      type: 'S1',
-      recipients: ['ann@example.com', 'bob@example.com'],
-      downloadConfirmation: true,
-      expiryReminder: false,
-      senderEmail: 'me@example.com',
-      senderName: 'Me',
-      senderVerificationToken: 'proof-token',
-      message: 'Hello',
-    });
-    expect(request).not.toHaveProperty('forceEmailWhenDownloadS2');
+describe('templates and plan defaults (spec §4, §5)', () => {
+  const PREMIUM = PLAN_LIMITS.PREMIUM;
+  const template = {
+    name: 'Weekly report',
+    message: 'Here it is',
+    recipients: ['ann@example.com'],
+    password: 'tpl-secret',
+    defaultAvailabilityDays: 60,
+    notifications: { downloadConfirmation: false, expiryReminder: false, downloadConfirmationS2: true },
+  };
+
+  it('defaults the expiry to today + min(validity, 21) without a template', () => {
+    expect(initialUploaderState(PREMIUM, { email: '', name: '' }).form.expiresInDays).toBe(21);
+    expect(initialUploaderState(LIMITS, { email: '', name: '' }).form.expiresInDays).toBe(7);
   });
 
-  it('never sends recipients for a link, nor a proof without a sender e-mail', () => {
-    const state = initialUploaderState(LIMITS, { email: '', name: '' });
-    const request = buildCreateRequest(
-      {
-        ...state,
-        files: [selected('a.txt', 3)],
-        form: { ...state.form, recipients: ['ann@example.com'], forceEmailWhenDownloadS2: true },
-      },
-      'S2',
-      'en',
-      'proof-token',
-    );
-    expect(request).not.toHaveProperty('recipients');
-    expect(request).not.toHaveProperty('senderVerificationToken');
-    expect(request.forceEmailWhenDownloadS2).toBe(true);
-    expect(request.downloadConfirmation).toBe(false);
+  it('caps the template availability at the validity limit, not at 21 days', () => {
+    expect(initialUploaderState(PREMIUM, { email: '', name: '' }, template).form.expiresInDays).toBe(60);
+    expect(initialUploaderState(LIMITS, { email: '', name: '' }, template).form.expiresInDays).toBe(7);
+    const short = { defaultAvailabilityDays: 3 };
+    expect(initialUploaderState(LIMITS, { email: '', name: '' }, short).form.expiresInDays).toBe(3);
   });
 
-  it('sends only what was set, with relative paths for folder files', () => {
-    const state = initialUploaderState(LIMITS, { email: '', name: '' });
-    const request = buildCreateRequest(
-      {
-        ...state,
-        files: [selected('a.txt', 3), selected('b.txt', 4, 'dir/b.txt')],
-        form: { ...state.form, name: '  Holiday ', maxDownloads: '5', password: 'pw', allowPreview: false },
-      },
-      'S2',
-      'fr',
-    );
-    expect(request).toEqual({
-      type: 'S2',
-      name: 'Holiday',
-      message: undefined,
-      password: 'pw',
-      expiresInDays: 7,
-      maxDownloads: 5,
-      allowPreview: false,
+  it('fills name, message, recipients, password and the notification defaults from the template', () => {
+    const { form } = initialUploaderState(PREMIUM, { email: '', name: '' }, template);
+    expect(form).toMatchObject({
+      name: 'Weekly report',
+      message: 'Here it is',
+      recipients: ['ann@example.com'],
+      password: 'tpl-secret',
       downloadConfirmation: false,
+      expiryReminder: false,
+      downloadConfirmationS2: true,
       forceEmailWhenDownloadS2: false,
-      senderEmail: undefined,
-      senderName: undefined,
-      locale: 'fr',
-      files: [
-        { name: 'a.txt', size: 3 },
-        { name: 'b.txt', size: 4, relativePath: 'dir/b.txt' },
-      ],
     });
+  });
+
+  it('reset reapplies the template after recipients and password were changed', () => {
+    let state = initialUploaderState(PREMIUM, { email: 'me@example.com', name: '' }, template);
+    state = reducer(state, { type: 'setRecipients', recipients: ['zoe@example.com'], draft: '' });
+    state = reducer(state, { type: 'setField', field: 'password', value: 'other' });
+    state = reducer(state, { type: 'setField', field: 'downloadConfirmation', value: true });
+    state = reducer(state, { type: 'goTo', step: 4 });
+    const reset = reducer(state, { type: 'reset' });
+    expect(reset.step).toBe(1);
+    expect(reset.form.recipients).toEqual(['ann@example.com']);
+    expect(reset.form.password).toBe('tpl-secret');
+    expect(reset.form.downloadConfirmation).toBe(false);
+    expect(reset.form.expiresInDays).toBe(60);
+  });
+
+  it('prefill: a template that arrives later fills what the sender has not changed, and reset uses it', () => {
+    let state = initialUploaderState(LIMITS, { email: '', name: '' });
+    state = reducer(state, { type: 'setField', field: 'message', value: 'typed before it loaded' });
+    const loaded: FormDefaults = { limits: PREMIUM, template };
+    state = reducer(state, { type: 'prefill', defaults: loaded });
+    expect(state.form.name).toBe('Weekly report');
+    expect(state.form.message).toBe('typed before it loaded');
+    expect(state.form.expiresInDays).toBe(60);
+    expect(state.form.recipients).toEqual(['ann@example.com']);
+    expect(reducer(state, { type: 'reset' }).form.message).toBe('Here it is');
+    // The same defaults again change nothing.
+    expect(reducer(state, { type: 'prefill', defaults: loaded })).toBe(state);
+  });
+
+  it('prefill back to the free plan (signed out) brings a longer expiry within 7 days', () => {
+    let state = initialUploaderState(PREMIUM, { email: '', name: '' }, template);
+    state = reducer(state, { type: 'setField', field: 'expiresInDays', value: 200 });
+    state = reducer(state, { type: 'prefill', defaults: { limits: LIMITS, template: {} } });
+    expect(state.form.expiresInDays).toBe(7);
+    expect(state.form.name).toBe('');
+    expect(state.form.password).toBe('');
+    expect(state.form.downloadConfirmation).toBe(true);
+  });
+});
+
+describe('formProblems with uploader settings', () => {
+  const base = initialUploaderState(LIMITS, { email: '', name: '' }).form;
+  const requiring = { ...OPEN_FORM_SETTINGS, requirePassword: true };
+
+  it('needs a password only when the settings require one', () => {
+    expect(formProblems(base, LIMITS, 'S2').passwordRequired).toBe(false);
+    expect(formProblems(base, LIMITS, 'S2', requiring).passwordRequired).toBe(true);
+    expect(formProblems({ ...base, password: 'x' }, LIMITS, 'S2', requiring).passwordRequired).toBe(false);
+  });
+
+  it('offers up to 365 days and 50 recipients on PREMIUM', () => {
+    const ready = { ...base, recipients: ['a@example.com'], senderEmail: 'me@example.com' };
+    const fifty = Array.from({ length: 50 }, (_, i) => `r${i}@example.com`);
+    expect(formProblems({ ...ready, expiresInDays: 365 }, PLAN_LIMITS.PREMIUM, 'S1').invalidExpiry).toBe(
+      false,
+    );
+    expect(formProblems({ ...ready, recipients: fifty }, PLAN_LIMITS.PREMIUM, 'S1').tooManyRecipients).toBe(
+      false,
+    );
+    expect(formProblems({ ...ready, recipients: fifty }, LIMITS, 'S1').tooManyRecipients).toBe(true);
   });
 });

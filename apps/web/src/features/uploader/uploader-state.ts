@@ -1,4 +1,9 @@
-import { defaultTransferValidityDays, type PlanLimits, type TransferCreateRequest } from '@ferry/core';
+import {
+  capTemplateAvailability,
+  defaultTransferValidityDays,
+  type PlanLimits,
+  type UploaderSettings,
+} from '@ferry/core';
 import { isEmail } from './recipients';
 import type { SelectedFile } from './selection';
 
@@ -46,17 +51,34 @@ export const NOTIFICATION_DEFAULTS = {
   forceEmailWhenDownloadS2: false,
 } as const satisfies Partial<TransferForm>;
 
-/** What a template or plan contributes to a fresh form (spec §3 uploaderTemplate; none for anonymous). */
+/**
+ * What the account contributes to a fresh form (spec §3 uploaderTemplate and notificationSettings.transfer;
+ * nothing for anonymous senders).
+ */
 export interface FormTemplate {
   name?: string;
   message?: string;
+  /** S1 recipients the form starts with. */
+  recipients?: readonly string[];
+  password?: string;
+  /** Capped at the validity limit when applied (spec §5). */
   defaultAvailabilityDays?: number;
+  /** The account's notification defaults, over NOTIFICATION_DEFAULTS. */
+  notifications?: Partial<Record<keyof typeof NOTIFICATION_DEFAULTS, boolean>>;
+}
+
+/** What a fresh form is made of: the validity limit and the template. */
+export interface FormDefaults {
+  limits: Pick<PlanLimits, 'fileValidityInDays'>;
+  template: FormTemplate;
 }
 
 export interface UploaderState {
   step: UploaderStep;
   files: SelectedFile[];
   form: TransferForm;
+  /** The defaults the form was last filled with: reset reapplies them (spec §4). */
+  defaults: FormDefaults;
 }
 
 export type UploaderAction =
@@ -66,21 +88,27 @@ export type UploaderAction =
   /** The signed-in user's name, only into an empty field. */
   | { type: 'fillSenderName'; name: string }
   | { type: 'goTo'; step: UploaderStep }
+  /** The account's limits, settings or template arrived (or changed with the signed-in user). */
+  | { type: 'prefill'; defaults: FormDefaults }
   | { type: 'reset' };
 
 export function defaultForm(
   limits: Pick<PlanLimits, 'fileValidityInDays'>,
   template: FormTemplate = {},
 ): TransferForm {
-  const validity = defaultTransferValidityDays(limits.fileValidityInDays);
+  const expiresInDays =
+    template.defaultAvailabilityDays === undefined
+      ? defaultTransferValidityDays(limits.fileValidityInDays)
+      : capTemplateAvailability(template.defaultAvailabilityDays, limits.fileValidityInDays);
   return {
-    recipients: [],
+    recipients: [...(template.recipients ?? [])],
     recipientsDraft: '',
     ...NOTIFICATION_DEFAULTS,
+    ...template.notifications,
     name: template.name ?? '',
     message: template.message ?? '',
-    password: '',
-    expiresInDays: Math.min(template.defaultAvailabilityDays ?? validity, validity),
+    password: template.password ?? '',
+    expiresInDays,
     maxDownloads: '',
     allowPreview: true,
     senderEmail: '',
@@ -98,7 +126,42 @@ export function initialUploaderState(
     step: 1,
     files: [],
     form: { ...defaultForm(limits, template), senderEmail: sender.email, senderName: sender.name },
+    defaults: { limits, template },
   };
+}
+
+/** The fields a template or the notification defaults fill in. */
+const PREFILLED_FIELDS = [
+  'name',
+  'message',
+  'recipients',
+  'password',
+  'expiresInDays',
+  'downloadConfirmation',
+  'downloadConfirmationS2',
+  'expiryReminder',
+  'forceEmailWhenDownloadS2',
+] as const satisfies readonly (keyof TransferForm)[];
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return Array.isArray(a) && Array.isArray(b) ? a.join('\n') === b.join('\n') : a === b;
+}
+
+/**
+ * New defaults over a form in use: what the sender has not changed yet (still the old default) takes the new
+ * default; what they changed stays, except an expiry beyond the new validity limit.
+ */
+function prefill(state: UploaderState, defaults: FormDefaults): UploaderState {
+  if (defaults === state.defaults) return state;
+  const before = defaultForm(state.defaults.limits, state.defaults.template);
+  const after = defaultForm(defaults.limits, defaults.template);
+  const form: Record<string, unknown> = { ...state.form };
+  for (const field of PREFILLED_FIELDS) {
+    if (sameValue(form[field], before[field])) form[field] = after[field];
+  }
+  const next = form as unknown as TransferForm;
+  if (next.expiresInDays > defaults.limits.fileValidityInDays) next.expiresInDays = after.expiresInDays;
+  return { ...state, form: next, defaults };
 }
 
 /**
@@ -106,40 +169,38 @@ export function initialUploaderState(
  * cleared, notification and template defaults reapplied; the sender's own e-mail and name (kept for
  * anonymous senders, spec §3) stay.
  */
-export function createUploaderReducer(
-  limits: Pick<PlanLimits, 'fileValidityInDays'>,
-  template: FormTemplate = {},
-) {
-  return function uploaderReducer(state: UploaderState, action: UploaderAction): UploaderState {
-    switch (action.type) {
-      case 'setFiles':
-        return { ...state, files: action.files, step: action.files.length === 0 ? 1 : state.step };
-      case 'setField':
-        return { ...state, form: { ...state.form, [action.field]: action.value } };
-      case 'setRecipients':
-        return {
-          ...state,
-          form: { ...state.form, recipients: action.recipients, recipientsDraft: action.draft },
-        };
-      case 'fillSenderName':
-        if (state.form.senderName.trim() !== '') return state;
-        return { ...state, form: { ...state.form, senderName: action.name } };
-      case 'goTo':
-        // Options need files; upload and done steps may run a resumed transfer with no selection.
-        if (action.step === 2 && state.files.length === 0) return state;
-        return { ...state, step: action.step };
-      case 'reset':
-        return {
-          step: 1,
-          files: [],
-          form: {
-            ...defaultForm(limits, template),
-            senderEmail: state.form.senderEmail,
-            senderName: state.form.senderName,
-          },
-        };
-    }
-  };
+export function uploaderReducer(state: UploaderState, action: UploaderAction): UploaderState {
+  switch (action.type) {
+    case 'setFiles':
+      return { ...state, files: action.files, step: action.files.length === 0 ? 1 : state.step };
+    case 'setField':
+      return { ...state, form: { ...state.form, [action.field]: action.value } };
+    case 'setRecipients':
+      return {
+        ...state,
+        form: { ...state.form, recipients: action.recipients, recipientsDraft: action.draft },
+      };
+    case 'fillSenderName':
+      if (state.form.senderName.trim() !== '') return state;
+      return { ...state, form: { ...state.form, senderName: action.name } };
+    case 'goTo':
+      // Options need files; upload and done steps may run a resumed transfer with no selection.
+      if (action.step === 2 && state.files.length === 0) return state;
+      return { ...state, step: action.step };
+    case 'prefill':
+      return prefill(state, action.defaults);
+    case 'reset':
+      return {
+        step: 1,
+        files: [],
+        form: {
+          ...defaultForm(state.defaults.limits, state.defaults.template),
+          senderEmail: state.form.senderEmail,
+          senderName: state.form.senderName,
+        },
+        defaults: state.defaults,
+      };
+  }
 }
 
 export interface FormProblems {
@@ -155,6 +216,34 @@ export interface FormProblems {
   invalidEmail: boolean;
   invalidMaxDownloads: boolean;
   invalidExpiry: boolean;
+  /** The (team's) uploader settings require a password and none is set. */
+  passwordRequired: boolean;
+}
+
+/** The uploader settings (spec §3) that shape the options form. */
+export type FormSettings = Pick<
+  UploaderSettings,
+  | 'passwordOpt'
+  | 'requirePassword'
+  | 'downloadLimitOpt'
+  | 'filePreviewOpt'
+  | 'notificationOpt'
+  | 'requireForceEmailWhenDownloadS2'
+>;
+
+/** No restriction: the defaults of spec §3 (anonymous senders). */
+export const OPEN_FORM_SETTINGS: Readonly<FormSettings> = {
+  passwordOpt: true,
+  requirePassword: false,
+  downloadLimitOpt: true,
+  filePreviewOpt: true,
+  notificationOpt: true,
+  requireForceEmailWhenDownloadS2: false,
+};
+
+/** The password field is offered when the settings allow a password or require one. */
+export function passwordShown(settings: FormSettings): boolean {
+  return settings.passwordOpt || settings.requirePassword;
 }
 
 /** Whether Ferry writes to the sender, who must then give (and prove) an e-mail address. */
@@ -166,6 +255,7 @@ export function formProblems(
   form: TransferForm,
   limits: Pick<PlanLimits, 'messageLength' | 'fileValidityInDays' | 'recipients'>,
   type: UploadType = 'S2',
+  settings: FormSettings = OPEN_FORM_SETTINGS,
 ): FormProblems {
   const max = form.maxDownloads.trim();
   const s1 = type === 'S1';
@@ -181,58 +271,10 @@ export function formProblems(
       !Number.isInteger(form.expiresInDays) ||
       form.expiresInDays < 1 ||
       form.expiresInDays > limits.fileValidityInDays,
+    passwordRequired: settings.requirePassword && form.password === '',
   };
 }
 
 export function hasProblems(problems: FormProblems): boolean {
   return Object.values(problems).some(Boolean);
-}
-
-function optional(value: string): string | undefined {
-  const trimmed = value.trim();
-  return trimmed === '' ? undefined : trimmed;
-}
-
-/**
- * The POST /transfer/transfers body for the chosen files and options. `senderVerificationToken` is the saved
- * proof for the sender's address, if any (then no code is needed).
- */
-export function buildCreateRequest(
-  state: UploaderState,
-  type: UploadType,
-  locale: string,
-  senderVerificationToken?: string,
-): TransferCreateRequest {
-  const { form } = state;
-  const notifications: Partial<TransferCreateRequest> =
-    type === 'S1'
-      ? {
-          recipients: [...form.recipients],
-          downloadConfirmation: form.downloadConfirmation,
-          expiryReminder: form.expiryReminder,
-        }
-      : {
-          downloadConfirmation: form.downloadConfirmationS2,
-          forceEmailWhenDownloadS2: form.forceEmailWhenDownloadS2,
-        };
-  const senderEmail = optional(form.senderEmail);
-  return {
-    type,
-    ...notifications,
-    name: optional(form.name),
-    message: form.message.trim() === '' ? undefined : form.message,
-    password: form.password === '' ? undefined : form.password,
-    expiresInDays: form.expiresInDays,
-    maxDownloads: optional(form.maxDownloads) === undefined ? undefined : Number(form.maxDownloads.trim()),
-    allowPreview: form.allowPreview,
-    senderEmail,
-    senderName: optional(form.senderName),
-    ...(senderEmail && senderVerificationToken ? { senderVerificationToken } : {}),
-    locale,
-    files: state.files.map((f) => ({
-      name: f.name,
-      size: f.size,
-      ...(f.relativePath ? { relativePath: f.relativePath } : {}),
-    })),
-  };
 }

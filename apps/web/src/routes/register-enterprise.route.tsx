@@ -1,0 +1,6 @@
+import { EnterpriseContactPage } from '../features/auth/enterprise-contact-page';
+
+/** `/register/enterprise` */
+export default function RegisterEnterpriseRoute() {
+  return <EnterpriseContactPage />;
+}
