@@ -66,6 +66,9 @@ export function ChangePasswordForm() {
       if (error instanceof ApiError && error.hasCode('INVALID_CREDENTIALS')) {
         setFieldErrors({ current: t('account:password_current_wrong') });
         currentInput.current?.focus();
+      } else if (error instanceof ApiError && error.details.reason === 'NO_PASSWORD') {
+        // An account made through a sign-in provider has no password to change: it can set one by reset link.
+        setProblem(t('account:password_none'));
       } else {
         setProblem(describe(error));
         if (error instanceof ApiError && error.status === 401) void auth.reload();

@@ -107,6 +107,31 @@ describe('/account/security: password and two-factor authentication', () => {
     });
   });
 
+  it('tells an account without a password (made through a provider) how to get one', async () => {
+    mockApi({
+      ...base,
+      'GET /api/auth/totp': () => json(OFF),
+      'POST /api/auth/password/change': () =>
+        json(
+          {
+            status: 409,
+            error: 'Conflict',
+            message: 'no password',
+            codes: ['CONFLICT'],
+            details: { reason: 'NO_PASSWORD' },
+          },
+          409,
+        ),
+    });
+    const root = await open();
+    await typeInto(byTestId(root, 'password-current'), 'anything at all');
+    await typeInto(byTestId(root, 'password-new'), 'violet walrus sings opera');
+    await submitForm(root, 'password');
+    await settle();
+    expect(byTestId(root, 'password-error').textContent).toContain('has no password yet');
+    expect(byTestId(root, 'password-current').getAttribute('aria-invalid')).not.toBe('true');
+  });
+
   describe('two-factor authentication', () => {
     it('sets it up: QR code and key, a code to confirm, then the recovery codes once', async () => {
       const writeText = vi.fn(async () => undefined);
