@@ -20,7 +20,7 @@ import {
   TOAST_AUTO_CLOSE_MS,
 } from './constants.js';
 import { PLAN_CODES, PLAN_TYPES, type PlanCode, type PlanType, TEAM_PLANS } from './enums.js';
-import { GB, isPayingPlan, PLAN_LIMITS, planTypeOfCode } from './plans.js';
+import { GB, isPayingPlan, PLAN_LIMITS, planTypeOfCode, teamLicences } from './plans.js';
 
 describe('PLAN_LIMITS (spec §9)', () => {
   it('has exactly the four plan types', () => {
@@ -177,5 +177,18 @@ describe('constants (spec §9)', () => {
       'kr',
     ]);
     expect(new Set(LOCALES).size).toBe(27);
+  });
+});
+
+describe('team licences', () => {
+  it('are the number in the team plan codes, 5 for TEAM, a contract number first, none otherwise', () => {
+    expect(teamLicences('TEAM10')).toBe(10);
+    expect(teamLicences('TEAM25')).toBe(25);
+    expect(teamLicences('TEAM')).toBe(5);
+    expect(teamLicences('CUSTOM', 120)).toBe(120);
+    expect(teamLicences('TEAM10', 12)).toBe(12);
+    expect(teamLicences('CUSTOM')).toBeNull();
+    expect(teamLicences('PREMIUM')).toBeNull();
+    expect(teamLicences(null)).toBeNull();
   });
 });

@@ -57,6 +57,25 @@ export function planTypeOfCode(code: PlanCode): PlanType {
   return 'PREMIUM';
 }
 
+/**
+ * Seats of the team plans (the spec shows the codes, not the numbers): the number in the code; TEAM alone is 5.
+ * A seat is the manager's or one member's. Other codes have no team to count.
+ */
+export const TEAM_PLAN_LICENCES: Readonly<Partial<Record<PlanCode, number>>> = Object.freeze({
+  TEAM: 5,
+  TEAM10: 10,
+  TEAM25: 25,
+});
+
+/**
+ * How many accounts a team may sign in: a contract's own number (CUSTOM/ENTERPRISE) first, else the plan code's;
+ * null when nothing caps it.
+ */
+export function teamLicences(code: PlanCode | null, contractLicences?: number | null): number | null {
+  if (contractLicences !== undefined && contractLicences !== null) return contractLicences;
+  return code ? (TEAM_PLAN_LICENCES[code] ?? null) : null;
+}
+
 export function isPayingPlan(plan: PlanType): boolean {
   return plan !== 'NONE';
 }

@@ -1,4 +1,4 @@
-import type { ChosenPlan, Permission, PlanType } from '@ferry/core';
+import type { ChosenPlan, Permission, PlanCode, PlanType } from '@ferry/core';
 import type pg from 'pg';
 
 type Queryable = Pick<pg.Pool, 'query'>;
@@ -22,7 +22,10 @@ export interface UserRecord {
   totpEnabledAt: Date | null;
   totpLastStep: number | null;
   recoveryCodesLeft: number;
+  planCode: PlanCode | null;
   limitSettings: {
+    /** Seats of a contract (CUSTOM): overrides the plan code's (core teamLicences). */
+    licences?: number | null;
     forcedFileValidityInDays?: number | null;
     forcedRegion?: string | null;
     disableSSEC?: boolean;
@@ -55,7 +58,7 @@ export interface ApiTokenRecord {
 }
 
 const USER = `id, email, email_verified_at AS "emailVerifiedAt", password_hash AS "passwordHash", firstname, locale,
-  plan_type AS "planType", manager_id AS "managerId", permissions, chosen_plan AS "chosenPlan",
+  plan_type AS "planType", plan_code AS "planCode", manager_id AS "managerId", permissions, chosen_plan AS "chosenPlan",
   last_login_at AS "lastLoginAt", last_sign_in_provider AS "lastSignInProvider", created_at AS "createdAt",
   totp_secret AS "totpSecret", totp_enabled_at AS "totpEnabledAt", totp_last_step::float8 AS "totpLastStep",
   cardinality(recovery_codes) AS "recoveryCodesLeft", limit_settings AS "limitSettings", settings`;
@@ -67,6 +70,21 @@ const TOKEN = `id, user_id AS "userId", name, prefix, created_at AS "createdAt",
 /** Users, their sessions, API tokens and one-time links; every change is one conditional statement. */
 export class PgAccountRepository {
   constructor(private readonly db: Queryable) {}
+
+  /**
+   * A team account's seat, from 1: the manager first, then the members in the order they joined (their
+   * accounts' age, then id). Null when the user is not in that team.
+   */
+  async teamSeat(userId: string, teamId: string): Promise<number | null> {
+    const { rows } = await this.db.query<{ seat: number }>(
+      `SELECT seat::int FROM (
+         SELECT id, row_number() OVER (ORDER BY (id = $2) DESC, created_at, id) AS seat
+           FROM users WHERE id = $2 OR manager_id = $2) team
+        WHERE id = $1`,
+      [userId, teamId],
+    );
+    return rows[0]?.seat ?? null;
+  }
 
   async userByEmail(email: string): Promise<UserRecord | null> {
     const { rows } = await this.db.query<UserRecord>(

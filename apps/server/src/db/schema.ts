@@ -223,6 +223,8 @@ export const users = pgTable(
     firstname: text('firstname'),
     locale: text('locale'),
     planType: text('plan_type').notNull().default('NONE'),
+    /** The subscription's plan code (spec §3: PREMIUM_2TB, TEAM10, CUSTOM …), set by billing; null for none. */
+    planCode: text('plan_code'),
     managerId: text('manager_id'),
     permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
     /** The plan picked on /register?type=…, waiting for the billing step. */

@@ -28,7 +28,10 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   await query(ferry, 'DELETE FROM transfers');
-  await query(ferry, `UPDATE users SET plan_type = 'NONE', settings = '{}', limit_settings = '{}'`);
+  await query(
+    ferry,
+    `UPDATE users SET plan_type = 'NONE', plan_code = NULL, settings = '{}', limit_settings = '{}'`,
+  );
 });
 afterAll(async () => {
   await ferry?.close();
@@ -157,6 +160,42 @@ describe('GET /user/teams/{teamId}/members/{uid}', () => {
       expect([teamId, uid, res.status]).toEqual([teamId, uid, status]);
       expect(JSON.stringify(res.body)).not.toMatch(/@team\.example/);
     }
+  });
+});
+
+describe('team licences (spec §8 MAX_LICENCES_REACHED)', () => {
+  it('signs in as many accounts as the team has seats, the manager and the first to join; the others are told', async () => {
+    const { manager, all, transfers, users } = first;
+    const sessionFor = async (who: Account) => {
+      const id = await get(who, '/api/auth/auth/id-token');
+      expect(id.status).toBe(200);
+      return api(ferry.baseUrl, '/api/auth/auth/session-cookie', {
+        headers: { 'id-token': id.body.idToken },
+      });
+    };
+    // A contract of two seats: the manager's and the first member's.
+    await query(
+      ferry,
+      `UPDATE users SET plan_type = 'ENTERPRISE', plan_code = 'CUSTOM', limit_settings = '{"licences": 2}' WHERE id = $1`,
+      [manager.uid],
+    );
+    expect((await sessionFor(manager)).status).toBe(200);
+    expect((await sessionFor(all)).status).toBe(200);
+    for (const who of [transfers, users]) {
+      const refused = await sessionFor(who);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ codes: ['MAX_LICENCES_REACHED'], details: { licences: 2 } });
+    }
+    // Another team's plan, and an account with no team, are not affected.
+    expect((await sessionFor(other.transfers)).status).toBe(200);
+    expect((await sessionFor(outsider)).status).toBe(200);
+    // TEAM10: ten seats, room for everyone.
+    await query(
+      ferry,
+      `UPDATE users SET plan_type = 'TEAM', plan_code = 'TEAM10', limit_settings = '{}' WHERE id = $1`,
+      [manager.uid],
+    );
+    for (const who of [transfers, users]) expect((await sessionFor(who)).status).toBe(200);
   });
 });
 

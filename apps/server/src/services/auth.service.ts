@@ -20,6 +20,7 @@ import {
   type SignOutResponse,
   type TotpSetupResponse,
   type TotpStatus,
+  teamLicences,
 } from '@ferry/core';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Logger } from 'pino';
@@ -273,6 +274,7 @@ export class AuthService {
     ctx: AuthRequestContext,
     options: { expiresInMinutes: number; deviceId?: string | undefined },
   ): Promise<SessionCookieResponse & { maxAgeSeconds: number }> {
+    await this.checkLicence(user);
     const expiresAt = new Date(this.now().getTime() + options.expiresInMinutes * 60_000);
     const session: Omit<SessionRecord, 'createdAt' | 'lastUsedAt' | 'revokedAt'> = {
       id: randomToken(18),
@@ -412,6 +414,23 @@ export class AuthService {
     const user = await this.repo.user(session.userId);
     if (!user) throw invalidToken('This session has ended: sign in again.');
     return { user, planType: await this.planOf(user), session, tokenId: null, provider: session.provider };
+  }
+
+  /**
+   * A team signs in as many accounts as its plan has seats (core teamLicences): the manager and the members who
+   * joined first. The others are answered MAX_LICENCES_REACHED (spec §8), until a seat is freed or bought.
+   */
+  private async checkLicence(user: UserRecord): Promise<void> {
+    if (!user.managerId) return;
+    const manager = await this.repo.user(user.managerId);
+    if (!manager) return;
+    const licences = teamLicences(manager.planCode, manager.limitSettings.licences);
+    if (licences === null) return;
+    const seat = await this.repo.teamSeat(user.id, manager.id);
+    if (seat !== null && seat > licences)
+      throw new AppError('MAX_LICENCES_REACHED', 'Every seat of your team is taken: ask your team manager.', {
+        details: { licences },
+      });
   }
 
   /** A team member's plan is their team's: the manager's (spec §4: limits and plan follow the manager). */
