@@ -214,6 +214,35 @@ describe('sign-in with OpenID Connect', () => {
     expect(to.href).not.toContain(tx.pkceVerifier);
   });
 
+  it('refuses a team member past the last seat with /signin?error=max_licences, and lets them in once there is one', async () => {
+    const managerEmail = address('manager');
+    const memberEmail = address('member');
+    const managerId = person(idp, { email: managerEmail, email_verified: true });
+    const memberId = person(idp, { email: memberEmail, email_verified: true });
+    await signIn(new Browser(), managerId);
+    await signIn(new Browser(), memberId);
+    const [manager] = await userIds(managerEmail);
+    const [member] = await userIds(memberEmail);
+    await query(
+      ferry,
+      `UPDATE users SET plan_type = 'ENTERPRISE', plan_code = 'CUSTOM', limit_settings = '{"licences": 1}' WHERE id = $1`,
+      [manager],
+    );
+    await query(ferry, 'UPDATE users SET manager_id = $2 WHERE id = $1', [member, manager]);
+    const refused = new Browser();
+    const landed = await signIn(refused, memberId);
+    expect(`${landed.pathname}${landed.search}`).toBe('/signin?error=max_licences');
+    expect(refused.cookie('ferry_session')).toBeUndefined();
+    await query(ferry, `UPDATE users SET limit_settings = '{"licences": 2}' WHERE id = $1`, [manager]);
+    const admitted = new Browser();
+    await signIn(admitted, memberId);
+    expect(await admitted.me()).toMatchObject({
+      user: { email: memberEmail },
+      managerId: manager,
+      planType: 'ENTERPRISE',
+    });
+  });
+
   it('creates a verified user and signs them in; a second sign-in is the same user', async () => {
     const email = address('new');
     const id = person(idp, { email, email_verified: true, given_name: 'Nia' });

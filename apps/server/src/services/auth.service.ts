@@ -59,7 +59,7 @@ export interface ExternalIdentity {
 }
 
 /** Why an OpenID Connect sign-in was not let in (the codes of /signin?error=…, docs/api.md). */
-export type IdentityRefusal = 'email_missing' | 'email_not_verified';
+export type IdentityRefusal = 'email_missing' | 'email_not_verified' | 'max_licences';
 
 export interface AuthRequestContext {
   ip: string;
@@ -312,7 +312,11 @@ export class AuthService {
     const session = await this.startSession(found.user, identity.provider, ctx, {
       expiresInMinutes,
       deviceId: options.deviceId ?? undefined,
+    }).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'MAX_LICENCES_REACHED') return null;
+      throw error;
     });
+    if (!session) return { refused: 'max_licences' };
     if (current?.session) await this.signOut(current, { revokeAllSessions: false });
     return session;
   }

@@ -15,6 +15,7 @@ export const OIDC_ERROR_CODES = [
   'invalid_response',
   'email_not_verified',
   'email_missing',
+  'max_licences',
 ] as const;
 
 /** The i18n key telling what went wrong for `/signin?error=<code>`; null without a code. */
