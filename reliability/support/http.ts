@@ -8,6 +8,7 @@ export {
   randomFile,
   sendTransfer,
   sha256,
+  signedInAccount,
 } from '../../apps/server/src/test/flows.js';
 export { TusTestClient } from '../../apps/server/src/test/tus-client.js';
 

@@ -11,10 +11,12 @@ import {
   raw,
   sendTransfer,
   sha256,
+  signedInAccount,
   TusTestClient,
   tally,
 } from '../support/http.js';
 import { type FreshDatabase, freshDatabase } from '../support/infra.js';
+import { waitForOutbox } from '../support/mail.js';
 
 const GB = 1e9;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -187,6 +189,36 @@ describe('races on one instance', () => {
         ]);
       }
     }
+  });
+
+  it('a storage-quota race: 30 racing 5 GB creations by one account (100 GB) store exactly 100 GB, never more', async () => {
+    const account = await signedInAccount(ferry.url, 'quota-racer@accounts.example', async (to) => {
+      const mail = await waitForOutbox(ferry.dataDir, (m) => m.to.includes(to));
+      return { parsed: { text: mail.text } };
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        raw(ferry.url, '/api/transfer/transfers', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...account.bearer },
+          body: JSON.stringify({ files: [{ name: `part-${i}.bin`, size: 5 * GB }] }),
+        }),
+      ),
+    );
+    expect(tally(answers.map((a) => a.status))).toEqual({ 201: 20, 400: 10 });
+    for (const refused of answers.filter((a) => a.status === 400)) {
+      expect(codedErrorProblem(refused, 400, 'LIMIT_EXCEEDED')).toBeNull();
+      expect((refused.json as { limitErrors: unknown }).limitErrors).toEqual([
+        { limit: 'storage', max: 100 * GB, actual: 105 * GB },
+      ]);
+    }
+    const [row] = await db.query<{ stored: string; n: string }>(
+      'SELECT sum(total_size)::text AS stored, count(*)::text AS n FROM transfers WHERE owner_id = $1',
+      [account.uid],
+    );
+    expect({ stored: Number(row!.stored), n: Number(row!.n) }).toEqual({ stored: 100 * GB, n: 20 });
+    const limits = await raw(ferry.url, `/api/transfer/limits/${account.uid}`, { headers: account.bearer });
+    expect(limits.json).toMatchObject({ storage: 100 * GB, storageUsed: 100 * GB });
   });
 
   it('a tus upload cannot carry more bytes than the size that was declared and judged', async () => {
