@@ -305,6 +305,71 @@ describe('sign-in with OpenID Connect', () => {
     expect(signin.status).toBe(200);
   });
 
+  it('keeps the plan picked on /register for a new account; ignores an invalid plan', async () => {
+    const email = address('plan');
+    const browser = new Browser();
+    const landed = await signIn(browser, person(idp, { email, email_verified: true }), {
+      query: '?plan=PREMIUM&frequency=ANNUAL&trial=true',
+    });
+    expect(landed.pathname).toBe('/');
+    expect(await browser.me()).toMatchObject({
+      user: { email },
+      chosenPlan: { type: 'PREMIUM', frequency: 'ANNUAL', trial: true },
+    });
+    const typeOnly = new Browser();
+    await signIn(typeOnly, person(idp, { email: address('plan-type'), email_verified: true }), {
+      query: '?plan=TEAM10',
+    });
+    expect((await typeOnly.me()).chosenPlan).toEqual({ type: 'TEAM10' });
+
+    for (const invalid of [
+      '?plan=GOLD&frequency=ANNUAL',
+      '?plan=PREMIUM&frequency=WEEKLY',
+      '?plan=PREMIUM&trial=maybe',
+      '?plan=PREMIUM&plan=TEAM10',
+      '?frequency=ANNUAL&trial=true',
+    ]) {
+      const other = new Browser();
+      const at = await signIn(other, person(idp, { email: address('bad-plan'), email_verified: true }), {
+        query: invalid,
+      });
+      expect(at.pathname, invalid).toBe('/');
+      expect(await other.me(), invalid).toMatchObject({
+        user: { email: expect.any(String) },
+        chosenPlan: null,
+      });
+    }
+  });
+
+  it('gives an existing account without a plan the one picked, and keeps an existing choice', async () => {
+    const email = address('plan-later');
+    const id = person(idp, { email, email_verified: true });
+    await signIn(new Browser(), id); // an account, no plan
+    const browser = new Browser();
+    await signIn(browser, id, { query: '?plan=TEAM10&frequency=MONTHLY&trial=false' });
+    expect((await browser.me()).chosenPlan).toEqual({ type: 'TEAM10', frequency: 'MONTHLY', trial: false });
+    const again = new Browser();
+    await signIn(again, id, { query: '?plan=PREMIUM&frequency=ANNUAL' });
+    expect((await again.me()).chosenPlan).toEqual({ type: 'TEAM10', frequency: 'MONTHLY', trial: false });
+
+    // A password account that chose on /register keeps that choice when it links a provider.
+    const chosen = address('plan-password');
+    const reg = await api(ferry.baseUrl, '/api/auth/register', {
+      method: 'POST',
+      json: { email: chosen, password: PASSWORD, plan: { type: 'PREMIUM', frequency: 'BIANNUAL' } },
+    });
+    expect(reg.status).toBe(202);
+    await sink.waitFor((m) => m.to.includes(chosen));
+    const linked = new Browser();
+    await signIn(linked, person(idp, { email: chosen, email_verified: true }), {
+      query: '?plan=TEAM10&frequency=ANNUAL&trial=true',
+    });
+    expect(await linked.me()).toMatchObject({
+      user: { email: chosen },
+      chosenPlan: { type: 'PREMIUM', frequency: 'BIANNUAL' },
+    });
+  });
+
   it('gives a pending sign-up to the provider-proven owner, dropping the unproven password', async () => {
     const email = address('pending');
     await passwordAccount(email, false);

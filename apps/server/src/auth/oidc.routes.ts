@@ -1,4 +1,4 @@
-import { ErrorBody } from '@ferry/core';
+import { ChosenPlan, ErrorBody } from '@ferry/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,8 +17,22 @@ const StartQuery = z.object({
   next: z.string().optional(),
   staySignedIn: z.string().optional(),
   deviceId: z.string().optional(),
+  // The plan picked on /register (spec §2): a wrong or repeated value means no plan, never a failed sign-in.
+  plan: z.string().optional().catch(undefined),
+  frequency: z.string().optional().catch(undefined),
+  trial: z.string().optional().catch(undefined),
 });
 const CallbackFields = z.record(z.string(), z.string());
+
+/** The plan of the start query (`plan=PREMIUM&frequency=ANNUAL&trial=true`); null when absent or invalid. */
+export function chosenPlanOf(
+  query: Partial<Record<'plan' | 'frequency' | 'trial', string>>,
+): ChosenPlan | null {
+  if (!query.plan) return null;
+  const trial = query.trial === 'true' ? true : query.trial === 'false' ? false : query.trial;
+  const parsed = ChosenPlan.safeParse({ type: query.plan, frequency: query.frequency, trial });
+  return parsed.success ? parsed.data : null;
+}
 
 /**
  * Where to land after signing in: a path on this origin only (`/dashboard?x=1`), else `/` — an absolute or
@@ -125,7 +139,8 @@ export const oidcRoutes =
       {
         schema: {
           tags,
-          summary: 'Sends the browser to the provider (302); next = a path on this site to land on',
+          summary:
+            'Sends the browser to the provider (302); next = a path on this site to land on, plan/frequency/trial = the plan picked on /register',
           params: Params,
           querystring: StartQuery,
           response: { 404: ErrorBody },
@@ -133,13 +148,14 @@ export const oidcRoutes =
       },
       async (request, reply) => {
         const name = known(request.params.name);
-        const { next, staySignedIn, deviceId } = request.query;
+        const { next, staySignedIn, deviceId, ...plan } = request.query;
         const started = await oidc
           .start(name, {
             redirectUri: `${ctx(request).origin}/api/auth/oidc/${name}/callback`,
             next: sameOriginPath(next),
             staySignedIn: staySignedIn === 'true',
             deviceId: deviceId && z.string().uuid().safeParse(deviceId).success ? deviceId : null,
+            plan: chosenPlanOf(plan),
           })
           .catch((error: unknown) => (error instanceof OidcError ? error : Promise.reject(error)));
         if (started instanceof OidcError) return failed(reply, started, name);

@@ -1,3 +1,4 @@
+import type { ChosenPlan } from '@ferry/core';
 import * as client from 'openid-client';
 import type { Logger } from 'pino';
 import { constantTimeEqual, Signer } from '../security/secrets.js';
@@ -36,6 +37,8 @@ interface Transaction {
   next: string;
   staySignedIn: boolean;
   deviceId: string | null;
+  /** The plan picked on /register before going to the provider (absent in transactions of older versions). */
+  plan?: ChosenPlan | null;
   /** Epoch ms. */
   expiresAt: number;
 }
@@ -91,7 +94,13 @@ export class OidcSignIn {
   /** The provider's authorization URL, and the transaction the browser keeps until the answer. */
   async start(
     name: string,
-    options: { redirectUri: string; next: string; staySignedIn: boolean; deviceId: string | null },
+    options: {
+      redirectUri: string;
+      next: string;
+      staySignedIn: boolean;
+      deviceId: string | null;
+      plan: ChosenPlan | null;
+    },
   ): Promise<{ url: string; transaction: string }> {
     const provider = this.provider(name);
     const config = await this.configuration(provider);
@@ -123,7 +132,13 @@ export class OidcSignIn {
     name: string,
     transaction: string | undefined,
     params: URLSearchParams,
-  ): Promise<{ identity: ExternalIdentity; next: string; staySignedIn: boolean; deviceId: string | null }> {
+  ): Promise<{
+    identity: ExternalIdentity;
+    next: string;
+    staySignedIn: boolean;
+    deviceId: string | null;
+    plan: ChosenPlan | null;
+  }> {
     const provider = this.provider(name);
     const tx = transaction ? this.signer.verify<Transaction>(transaction) : null;
     if (!tx || tx.provider !== name || tx.expiresAt < this.now())
@@ -153,6 +168,7 @@ export class OidcSignIn {
         next: tx.next,
         staySignedIn: tx.staySignedIn,
         deviceId: tx.deviceId,
+        plan: tx.plan ?? null,
       };
     } catch (error) {
       throw failure(error);

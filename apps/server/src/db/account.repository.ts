@@ -410,6 +410,14 @@ export class PgAccountRepository {
     return rows[0] ?? null;
   }
 
+  /** The plan picked at sign-up (spec §2 /register), unless the account has one already; never overwrites one. */
+  async setChosenPlanIfNone(id: string, plan: ChosenPlan): Promise<void> {
+    await this.db.query(
+      'UPDATE users SET chosen_plan = $2, updated_at = now() WHERE id = $1 AND chosen_plan IS NULL',
+      [id, plan],
+    );
+  }
+
   /**
    * A pending sign-up whose address a provider has now proved: verified, and the password chosen by whoever
    * signed up without proving the address is dropped (they may not be its owner). False when verified already.

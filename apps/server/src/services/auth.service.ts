@@ -3,6 +3,7 @@ import {
   type ApiTokenInfo,
   type AuthState,
   ChangePasswordRequest,
+  type ChosenPlan,
   Email,
   ForgotPasswordRequest,
   type IdTokenResponse,
@@ -296,12 +297,13 @@ export class AuthService {
 
   /**
    * Signs in the person an OpenID Connect provider vouched for (see userForIdentity) in a new session, which
-   * replaces the one this browser had (`current`); or says why not.
+   * replaces the one this browser had (`current`); or says why not. The plan picked on /register becomes the
+   * account's chosen plan unless it has one already (as a password sign-up of a new account keeps it).
    */
   async signInWithIdentity(
     identity: ExternalIdentity,
     ctx: AuthRequestContext,
-    options: { staySignedIn: boolean; deviceId: string | null },
+    options: { staySignedIn: boolean; deviceId: string | null; plan?: ChosenPlan | null },
     current: Authenticated | null,
   ): Promise<(SessionCookieResponse & { maxAgeSeconds: number }) | { refused: IdentityRefusal }> {
     const found = await this.userForIdentity(identity);
@@ -317,6 +319,8 @@ export class AuthService {
       throw error;
     });
     if (!session) return { refused: 'max_licences' };
+    if (options.plan && !found.user.chosenPlan)
+      await this.repo.setChosenPlanIfNone(found.user.id, options.plan);
     if (current?.session) await this.signOut(current, { revokeAllSessions: false });
     return session;
   }

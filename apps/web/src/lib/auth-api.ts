@@ -3,6 +3,7 @@ import {
   ApiTokenInfo,
   AuthState,
   type ChangePasswordRequest,
+  type ChosenPlan,
   type EnterpriseContactRequest,
   EnterpriseContactResponse,
   HasActiveAccountResponse,
@@ -186,16 +187,20 @@ export function listOidcProviders(signal?: AbortSignal): Promise<OidcProvider[]>
 
 /**
  * Where the browser goes (a navigation, never a fetch) to sign in at a provider: the server answers 302 to it,
- * and its callback sets the session cookie and lands on `next` (or on /signin?error=<code>).
+ * and its callback sets the session cookie and lands on `next` (or on /signin?error=<code>). `plan` (picked on
+ * /register) goes as `plan=&frequency=&trial=` and becomes the account's chosen plan, as with a password sign-up.
  */
 export function oidcStartUrl(
   name: string,
-  options: { next?: string; staySignedIn?: boolean; deviceId?: string },
+  options: { next?: string; staySignedIn?: boolean; deviceId?: string; plan?: ChosenPlan },
 ): string {
   const query = buildQuery({
     next: options.next && options.next !== '/' ? options.next : undefined,
     staySignedIn: options.staySignedIn ? true : undefined,
     deviceId: options.deviceId,
+    plan: options.plan?.type,
+    frequency: options.plan?.frequency,
+    trial: options.plan?.trial,
   });
   return `${API_PREFIX}/auth/oidc/${encodeURIComponent(name)}/start${query}`;
 }

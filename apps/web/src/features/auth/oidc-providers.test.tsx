@@ -99,6 +99,41 @@ describe('OpenID Connect providers on /signin and /register', () => {
     expect(byTestId(root, 'register-enterprise').getAttribute('href')).toBe('/register/enterprise');
   });
 
+  it('carries the plan picked on /register to the provider sign-up, and none from /signin', async () => {
+    mockApi({
+      'GET /api/auth/me': () => json(anonymousState()),
+      'GET /api/auth/oidc/providers': () => json(PROVIDERS.slice(0, 2)),
+    });
+    let root = await open('/register?type=TEAM10&frequency=MONTHLY');
+    const urls = links(root).map((a) => new URL(a.getAttribute('href') ?? '', 'http://x'));
+    expect(urls.map((u) => u.pathname)).toEqual([
+      '/api/auth/oidc/google/start',
+      '/api/auth/oidc/microsoft/start',
+    ]);
+    for (const url of urls) {
+      expect(url.searchParams.get('plan')).toBe('TEAM10');
+      expect(url.searchParams.get('frequency')).toBe('MONTHLY');
+      expect(url.searchParams.has('trial')).toBe(false);
+      expect(url.searchParams.get('deviceId')).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    await view.unmount();
+    root = await open('/register?type=PREMIUM&frequency=ANNUAL&trial=true');
+    const premium = new URL(links(root)[0]?.getAttribute('href') ?? '', 'http://x');
+    expect(Object.fromEntries(premium.searchParams)).toMatchObject({
+      plan: 'PREMIUM',
+      frequency: 'ANNUAL',
+      trial: 'true',
+    });
+    await view.unmount();
+    for (const path of ['/register', '/register?type=GOLD&frequency=ANNUAL', '/signin?type=PREMIUM']) {
+      root = await open(path);
+      const url = new URL(links(root)[0]?.getAttribute('href') ?? '', 'http://x');
+      expect(url.searchParams.has('plan'), path).toBe(false);
+      expect(url.searchParams.has('frequency'), path).toBe(false);
+      await view.unmount();
+    }
+  });
+
   it('tells why a provider sign-in failed (/signin?error=<code>), in an alert', async () => {
     mockApi({
       'GET /api/auth/me': () => json(anonymousState()),

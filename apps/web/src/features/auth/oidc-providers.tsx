@@ -1,3 +1,4 @@
+import type { ChosenPlan } from '@ferry/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,16 +30,19 @@ export function oidcErrorKey(code: string | null): string | null {
 /**
  * "Continue with Google / Microsoft / Apple / <issuer>": one link per provider the server lists. A plain
  * navigation to the server's start URL: the provider sends the browser back to the server's callback, which sets
- * the session cookie and lands on `next`, where the app loads the signed-in state as on any start.
+ * the session cookie and lands on `next`, where the app loads the signed-in state as on any start. On /register,
+ * `plan` (from the page's query) goes along, so that a provider sign-up keeps the plan as a password one does.
  */
 export function OidcProviders({
   next,
   staySignedIn = false,
   intent,
+  plan,
 }: {
   next: string;
   staySignedIn?: boolean;
   intent: 'signin' | 'register';
+  plan?: ChosenPlan;
 }) {
   const { t } = useTranslation();
   const titleId = useId();
@@ -61,7 +65,7 @@ export function OidcProviders({
           <li key={provider.name}>
             <a
               className="button button-secondary button-block oidc-button"
-              href={oidcStartUrl(provider.name, { next, staySignedIn, deviceId: device })}
+              href={oidcStartUrl(provider.name, { next, staySignedIn, deviceId: device, plan })}
               data-testid="oidc-provider"
               data-provider={provider.name}
             >

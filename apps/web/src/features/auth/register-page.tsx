@@ -241,7 +241,7 @@ export function RegisterPage() {
           {t(busy ? 'auth:register_busy' : 'auth:register_button')}
         </button>
       </form>
-      <OidcProviders next="/" intent="register" />
+      <OidcProviders next="/" intent="register" plan={plan} />
       <p className="auth-switch">
         {t('auth:have_account')}{' '}
         <Link to="/signin" data-testid="register-signin">
