@@ -107,6 +107,8 @@ const ConfigSchema = z
       .max(24 * 30)
       .default(48),
     MAINTENANCE_CRON: z.string().min(9).default('* * * * *'),
+    /** How often the job queue fails jobs whose attempt ran out of time (a dead instance's), so they are retried. */
+    JOB_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
     COUNTRY_HEADER: z
       .string()
       .regex(/^[A-Za-z0-9-]+$/)
@@ -225,6 +227,7 @@ const ConfigSchema = z
         expiryReminderHours: env.EXPIRY_REMINDER_HOURS,
         maintenanceCron: env.MAINTENANCE_CRON,
       },
+      jobMaintenanceSeconds: env.JOB_MAINTENANCE_SECONDS,
       storage: env.STORAGE,
       s3:
         env.STORAGE === 's3'

@@ -147,6 +147,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     const cleanup = new CleanupService(repo, uploads, config.unfinishedUploadTtlHours);
     const jobs = new JobQueue({
       databaseUrl,
+      maintenanceIntervalSeconds: config.jobMaintenanceSeconds,
       queues: [
         { name: SWEEP_UNFINISHED, policy: 'singleton', retryLimit: 3, retryDelay: 60, expireInSeconds: 3600 },
         mailQueueDefinition(config.mail.job),

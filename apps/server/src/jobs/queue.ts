@@ -46,6 +46,8 @@ export interface JobQueueOptions {
   pollingIntervalSeconds?: number;
   /** Connections pg-boss may open. */
   poolSize?: number;
+  /** How often pg-boss expires timed-out attempts (a dead worker's) so they are retried; its default is 120. */
+  maintenanceIntervalSeconds?: number;
 }
 
 /**
@@ -63,6 +65,9 @@ export class JobQueue {
       schema: options.schema ?? 'pgboss',
       max: options.poolSize ?? 4,
       application_name: 'ferry-jobs',
+      ...(options.maintenanceIntervalSeconds
+        ? { maintenanceIntervalSeconds: options.maintenanceIntervalSeconds }
+        : {}),
     });
     this.boss.on('error', (err) => options.logger.error({ err }, 'job queue error'));
   }
