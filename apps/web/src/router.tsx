@@ -24,7 +24,6 @@ export const routes: RouteObject[] = [
       {
         errorElement: <RouteError />,
         children: [
-          { index: true, ...page(() => import('./routes/uploader.route')) },
           { path: 'dl/:transferId', ...page(() => import('./routes/download.route')) },
           { path: 'dl/:transferId/:fileId', ...page(() => import('./routes/download.route')) },
           { path: 'd/expired', ...page(() => import('./routes/expired.route')) },
@@ -38,16 +37,35 @@ export const routes: RouteObject[] = [
           { path: 'forgot-password', ...page(() => import('./routes/forgot-password.route')) },
           { path: 'reset-password', ...page(() => import('./routes/reset-password.route')) },
           {
-            // Spec §2/§6: pages under /account and /dashboard need sign-in.
-            element: <RequireAuth />,
+            // Spec §2 main layout: the uploader at `/`, and over it the sliding panel of /account and /dashboard
+            // (the uploader stays mounted when the panel opens).
+            ...page(() => import('./routes/dashboard-main-layout.route')),
             children: [
-              { path: 'account', element: <Navigate to="/account/profile" replace /> },
-              { path: 'account/profile', ...page(() => import('./routes/account-profile.route')) },
-              { path: 'account/security', ...page(() => import('./routes/account-security.route')) },
-              { path: 'account/integrations', ...page(() => import('./routes/account-integrations.route')) },
-              { path: 'account/*', ...page(() => import('./routes/not-found.route')) },
-              { path: 'dashboard', ...page(() => import('./routes/dashboard.route')) },
-              { path: 'dashboard/*', ...page(() => import('./routes/dashboard.route')) },
+              // The uploader alone: the panel is closed.
+              { index: true, element: null },
+              {
+                // Spec §2/§6: pages under /account and /dashboard need sign-in.
+                element: <RequireAuth />,
+                children: [
+                  { path: 'account', element: <Navigate to="/account/profile" replace /> },
+                  { path: 'account/profile', ...page(() => import('./routes/account-profile.route')) },
+                  { path: 'account/security', ...page(() => import('./routes/account-security.route')) },
+                  {
+                    path: 'account/integrations',
+                    ...page(() => import('./routes/account-integrations.route')),
+                  },
+                  { path: 'account/*', ...page(() => import('./routes/not-found.route')) },
+                  {
+                    path: 'dashboard',
+                    ...page(() => import('./routes/dashboard.route')),
+                    children: [
+                      { index: true, ...page(() => import('./routes/dashboard-overview.route')) },
+                      { path: 'settings', ...page(() => import('./routes/dashboard-settings.route')) },
+                      { path: '*', ...page(() => import('./routes/dashboard-coming.route')) },
+                    ],
+                  },
+                ],
+              },
             ],
           },
           { path: '*', ...page(() => import('./routes/not-found.route')) },

@@ -1,6 +1,6 @@
-import { DashboardPage } from '../features/account/dashboard-page';
+import { DashboardLayout } from '../features/dashboard/dashboard-layout';
 
-/** `/dashboard*` */
+/** `/dashboard/*`: the dashboard menu beside the page. */
 export default function DashboardRoute() {
-  return <DashboardPage />;
+  return <DashboardLayout />;
 }

@@ -4,6 +4,7 @@ import { LogoMark } from '../components/icons';
 import { LanguageSwitcher } from '../components/language-switcher';
 import { SignBackInDialog } from '../features/auth/sign-back-in-dialog';
 import { UserMenu } from '../features/auth/user-menu';
+import { useRememberReturnPage } from '../features/dashboard/return-page';
 import { ToastArea } from '../features/toasts/toast-area';
 import { useScrollToTop } from '../hooks/use-scroll-to-top';
 import { PRODUCT_NAME } from '../lib/config';
@@ -15,6 +16,8 @@ import { PRODUCT_NAME } from '../lib/config';
 export function RootLayout() {
   const { t } = useTranslation();
   useScrollToTop();
+  // Where the sliding panel's close button returns to (spec §2): the last uploader or receiver page.
+  useRememberReturnPage();
   return (
     <div className="app">
       <a className="skip-link" href="#main">

@@ -6,7 +6,10 @@ import { PRODUCT_NAME } from '../../lib/config';
 const SECTIONS = ['profile', 'security', 'integrations'] as const;
 export type AccountSection = (typeof SECTIONS)[number];
 
-/** The frame of /account/*: a heading, the section links (aria-current on the open one), the section. */
+/**
+ * The frame of /account/* inside the sliding panel (spec §2): the section links (aria-current on the open one)
+ * with the way to the dashboard, a heading, the section.
+ */
 export function AccountLayout({
   section,
   title,
@@ -33,6 +36,11 @@ export function AccountLayout({
               </NavLink>
             </li>
           ))}
+          <li className="account-nav-extra">
+            <NavLink to="/dashboard" end className="account-nav-link" data-testid="account-nav-dashboard">
+              {t('account:dashboard_title')}
+            </NavLink>
+          </li>
         </ul>
       </nav>
       <section className="panel account-panel" aria-labelledby="account-title">

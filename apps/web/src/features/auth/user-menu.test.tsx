@@ -51,6 +51,7 @@ describe('header user menu', () => {
     expect(panel.hidden).toBe(false);
     expect(byTestId(root, 'user-menu-email').textContent).toBe('ada@example.com');
     expect(byTestId(root, 'user-menu-plan').textContent).toBe('Team');
+    expect(byTestId(root, 'user-menu-dashboard').getAttribute('href')).toBe('/dashboard');
     expect(byTestId(root, 'user-menu-account').getAttribute('href')).toBe('/account/profile');
     byTestId(root, 'user-menu-account').focus();
     await act(async () => {

@@ -113,6 +113,11 @@ export function UserMenu() {
         </p>
         <ul className="user-menu-list">
           <li>
+            <Link to="/dashboard" className="user-menu-item" data-testid="user-menu-dashboard">
+              {t('auth:menu_dashboard')}
+            </Link>
+          </li>
+          <li>
             <Link to="/account/profile" className="user-menu-item" data-testid="user-menu-account">
               {t('auth:menu_account')}
             </Link>

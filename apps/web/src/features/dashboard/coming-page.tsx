@@ -1,0 +1,40 @@
+import { dashboardMenu, normalizeMenuPath } from '@ferry/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { PRODUCT_NAME } from '../../lib/config';
+
+/** Every dashboard route of spec §2 that the menu names, whatever the plan. */
+const TEAM_MENU = dashboardMenu({ planType: 'TEAM', managerId: null });
+const SPEC_PATHS: ReadonlySet<string> = new Set(
+  [...TEAM_MENU.main, ...TEAM_MENU.admin].map((item) => item.path),
+);
+
+/**
+ * `/dashboard/*` without a page: a spec route that is not built yet says so; any other path is not found.
+ * Both lead back to the overview.
+ */
+export function ComingPage() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const path = normalizeMenuPath(pathname);
+  const known = SPEC_PATHS.has(path) || path.startsWith('/dashboard/admin/inboxes/');
+  const title = known ? t('account:dashboard.coming_title') : t('common:not_found_title');
+  return (
+    <section
+      className="panel dashboard-card"
+      aria-labelledby="coming-title"
+      data-testid={known ? 'page-dashboard-coming' : 'page-dashboard-not-found'}
+    >
+      <title>{`${title} · ${PRODUCT_NAME}`}</title>
+      <h1 id="coming-title" className="panel-title">
+        {title}
+      </h1>
+      <p className="muted">{known ? t('account:dashboard.coming_text') : t('common:not_found_text')}</p>
+      <p>
+        <Link to="/dashboard" className="button button-secondary">
+          {t('account:dashboard.back_to_overview')}
+        </Link>
+      </p>
+    </section>
+  );
+}
