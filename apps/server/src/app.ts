@@ -22,6 +22,7 @@ import { registerSecurityHeaders } from './http/plugins/security-headers.plugin.
 import { registerTus } from './http/plugins/tus.plugin.js';
 import { registerWeb } from './http/plugins/web.plugin.js';
 import { authRoutes, registerAuthentication } from './http/routes/auth.routes.js';
+import { dashboardRoutes } from './http/routes/dashboard.routes.js';
 import { downloadRoutes } from './http/routes/download.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { limitsRoutes } from './http/routes/limits.routes.js';
@@ -31,6 +32,7 @@ import { transferRoutes } from './http/routes/transfer.routes.js';
 import { userRoutes } from './http/routes/user.routes.js';
 import type { Metrics } from './observability/metrics.js';
 import type { AuthService } from './services/auth.service.js';
+import type { DashboardService } from './services/dashboard.service.js';
 import type { DownloadService } from './services/download.service.js';
 import type { LimitsService } from './services/limits.service.js';
 import type { NotificationService } from './services/notification.service.js';
@@ -49,6 +51,8 @@ export interface AppDeps {
   logger: Logger;
   version: string;
   transfers: TransferService;
+  /** The signed-in user's transfers: list, detail, changes (/dashboard/transfers). */
+  dashboard: DashboardService;
   downloads: DownloadService;
   notifications: NotificationService;
   auth: AuthService;
@@ -125,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(userRoutes(deps.users));
   await app.register(salesRoutes(deps.sales));
   await app.register(transferRoutes(deps.transfers, deps.notifications, originOf));
+  await app.register(dashboardRoutes(deps.dashboard, originOf));
   await app.register(downloadRoutes(deps.downloads, originOf, deps.metrics));
   registerTus(app, deps.uploadStore, deps.transfers, deps.metrics, deps.uploadLocker);
   await registerWeb(app, config.webDist);

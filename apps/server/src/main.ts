@@ -12,6 +12,7 @@ import { OidcSignIn } from './auth/oidc.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { PgAccountRepository } from './db/account.repository.js';
 import { connectDatabase, runMigrations } from './db/client.js';
+import { DashboardRepository } from './db/dashboard.repository.js';
 import { startEmbeddedPostgres, takeBackShutdownSignals } from './db/embedded.js';
 import { PgNotificationRepository } from './db/notification.repository.js';
 import { PgSalesRepository } from './db/sales.repository.js';
@@ -32,6 +33,7 @@ import { SecondFactor } from './security/second-factor.js';
 import { Signer } from './security/secrets.js';
 import { AuthService } from './services/auth.service.js';
 import { CleanupService } from './services/cleanup.service.js';
+import { DashboardService } from './services/dashboard.service.js';
 import { DownloadService } from './services/download.service.js';
 import { LimitsService, withTeamDownloads } from './services/limits.service.js';
 import {
@@ -273,6 +275,17 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       readiness,
       uploadLocker,
       transfers,
+      dashboard: new DashboardService(
+        new DashboardRepository(database.db),
+        repo,
+        accounts,
+        limits,
+        transfers,
+        notifications,
+        passwords,
+        uploads,
+        logger.child({ component: 'dashboard' }),
+      ),
       downloads,
       notifications,
       auth,

@@ -1,4 +1,5 @@
 export * from './api/auth.js';
+export * from './api/dashboard.js';
 export * from './api/limits.js';
 export * from './api/transfer.js';
 export * from './api/user.js';

@@ -105,6 +105,14 @@ export class PgNotificationRepository {
     return rows[0] ?? null;
   }
 
+  /** The first visit of a recipient's personal link (later visits change nothing). */
+  async markOpened(recipientId: number): Promise<void> {
+    await this.pool.query(
+      'UPDATE transfer_recipients SET opened_at = now() WHERE id = $1 AND opened_at IS NULL',
+      [recipientId],
+    );
+  }
+
   /** Recipients who have not downloaded anything and still want reminders. */
   async recipientsToRemind(transferId: string): Promise<RecipientRecord[]> {
     const { rows } = await this.pool.query<RecipientRecord>(

@@ -66,6 +66,19 @@ export const transfers = pgTable(
     index('transfers_reminders_idx')
       .on(t.expiresAt)
       .where(sql`${t.expiryReminder} AND ${t.sentAt} IS NOT NULL AND ${t.expiredAt} IS NULL`),
+    // The dashboard's list: one keyset index per sort order (scanned either way for asc and desc).
+    index('transfers_owner_created_id_idx').on(t.ownerId, t.createdAt, t.id),
+    index('transfers_owner_expires_id_idx').on(t.ownerId, t.expiresAt, t.id),
+    index('transfers_owner_size_id_idx').on(t.ownerId, t.totalSize, t.id),
+    index('transfers_owner_name_id_idx').on(t.ownerId, sql`coalesce(lower(${t.name}), '')`, t.id),
+    // Substring search (ILIKE '%…%') by name, with pg_trgm.
+    index('transfers_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    // Counts by status and type without reading the rows.
+    index('transfers_owner_status_idx').on(t.ownerId, t.status, t.type),
+    // Storage in use (LimitsService, the quota check of every creation) from the index alone.
+    index('transfers_owner_stored_idx')
+      .on(t.ownerId, t.totalSize)
+      .where(sql`${t.expiredAt} IS NULL AND ${t.status} NOT IN ('DELETED', 'RETAINED')`),
   ],
 );
 
@@ -83,10 +96,15 @@ export const transferRecipients = pgTable(
     /** The recipient turned expiry reminders off (unsubscribe link). */
     remindersOff: boolean('reminders_off').notNull().default(false),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** First visit of the personal link's page (the dashboard's timeline). */
+    openedAt: ts('opened_at'),
   },
   (t) => [
     uniqueIndex('transfer_recipients_email_idx').on(t.transferId, sql`lower(${t.email})`),
     uniqueIndex('transfer_recipients_secret_idx').on(t.secretHash),
+    /** Transfers received by an address (the dashboard's `received`). */
+    index('transfer_recipients_address_idx').on(sql`lower(${t.email})`),
+    index('transfer_recipients_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
   ],
 );
 
@@ -122,7 +140,10 @@ export const transferFiles = pgTable(
     uploadedAt: ts('uploaded_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.transferId, t.id] })],
+  (t) => [
+    primaryKey({ columns: [t.transferId, t.id] }),
+    index('transfer_files_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+  ],
 );
 
 export const transferEvents = pgTable(

@@ -123,6 +123,24 @@ async function halfUploaded(p: Person) {
   };
 }
 
+/** A fresh, uploaded and completed transfer of `p` (for dashboard actions that change it for good). */
+async function completed(p: Person): Promise<string> {
+  const t = await createTransfer(p, { files: [{ name: 'done.txt', size: 4 }] });
+  await new TusTestClient(ferry.baseUrl, t.uploadToken).upload(
+    t.transferId,
+    t.files[0]!.id,
+    Buffer.from('done'),
+  );
+  const done = await api(ferry.baseUrl, `/api/transfer/transfers/${t.transferId}/complete`, {
+    method: 'POST',
+    headers: { 'x-upload-token': t.uploadToken },
+    json: { files: [] },
+  });
+  if (done.status !== 200) throw new Error(`complete ${done.status}`);
+  return t.transferId;
+}
+const mine = (caller: Caller) => caller === 'none' || caller === 'premium';
+
 async function person(label: string, plan: 'NONE' | 'PREMIUM'): Promise<Person> {
   const email = fresh(label);
   const password = `${label} has a long password`;
@@ -578,6 +596,64 @@ const TABLE: Record<string, Row> = {
   'OPTIONS /api/transfer/uploads/:uploadId': {
     expect: same(204),
     call: ({ target }) => ({ path: `/api/transfer/uploads/${target.open.uploadId}` }),
+  },
+
+  // --- the dashboard: signed in; a transfer is its owner's (or their team manager's), others are told 404 ---
+  'GET /api/transfer/transfers': { expect: own(200), call: () => ({ path: '/api/transfer/transfers' }) },
+  'GET /api/transfer/transfers/:transferId/detail': {
+    expect: { anon: 401, none: 200, premium: 200, other: NF },
+    call: ({ target }) => ({ path: `/api/transfer/transfers/${target.sent.transferId}/detail` }),
+  },
+  'PATCH /api/transfer/transfers/:transferId': {
+    expect: { anon: 401, none: 200, premium: 200, other: NF },
+    call: ({ target }) => ({
+      path: `/api/transfer/transfers/${target.sent.transferId}`,
+      body: { allowPreview: true },
+    }),
+  },
+  'POST /api/transfer/transfers/:transferId/recipients': {
+    // The owner's is refused for its type (recipients are for S1), not for who asks.
+    expect: { anon: 401, none: [400, 'VALIDATION_FAILED'], premium: [400, 'VALIDATION_FAILED'], other: NF },
+    call: ({ target }) => ({
+      path: `/api/transfer/transfers/${target.sent.transferId}/recipients`,
+      body: { emails: ['someone@matrix.example'] },
+    }),
+  },
+  'DELETE /api/transfer/transfers/:transferId/recipients/:email': {
+    expect: { anon: 401, none: [404, 'NOT_FOUND'], premium: [404, 'NOT_FOUND'], other: NF },
+    call: ({ target }) => ({
+      path: `/api/transfer/transfers/${target.sent.transferId}/recipients/someone%40matrix.example`,
+    }),
+  },
+  'POST /api/transfer/transfers/:transferId/enable': {
+    expect: { anon: 401, none: 200, premium: 200, other: NF },
+    call: ({ target }) => ({ path: `/api/transfer/transfers/${target.sent.transferId}/enable` }),
+  },
+  'POST /api/transfer/transfers/:transferId/disable': {
+    expect: { anon: 401, none: 200, premium: 200, other: NF },
+    call: async ({ caller, target }) => ({
+      path: `/api/transfer/transfers/${mine(caller) ? await completed(target) : target.sent.transferId}/disable`,
+    }),
+  },
+  'DELETE /api/transfer/transfers/:transferId': {
+    expect: { anon: 401, none: 204, premium: 204, other: NF },
+    call: async ({ caller, target }) => ({
+      path: `/api/transfer/transfers/${mine(caller) ? await completed(target) : target.sent.transferId}`,
+    }),
+  },
+  'PATCH /api/transfer/transfers/:transferId/files/:fileId': {
+    expect: { anon: 401, none: 200, premium: 200, other: NF },
+    call: ({ target }) => ({
+      path: `/api/transfer/transfers/${target.sent.transferId}/files/${target.sent.fileId}`,
+      body: { name: target.sent.fileName },
+    }),
+  },
+  'DELETE /api/transfer/transfers/:transferId/files/:fileId': {
+    // Its only file: refused for that (409), whoever owns it.
+    expect: { anon: 401, none: [409, 'CONFLICT'], premium: [409, 'CONFLICT'], other: NF },
+    call: ({ target }) => ({
+      path: `/api/transfer/transfers/${target.sent.transferId}/files/${target.sent.fileId}`,
+    }),
   },
 
   // --- downloads: the link is the capability; the password guards the files, whoever is signed in ---

@@ -75,7 +75,8 @@ export class DownloadService {
     ctx: DownloadContext,
   ): Promise<DownloadInfo> {
     const transfer = await this.available(query.transferId);
-    const recipient = await this.notifications.recipientBySecret(transfer.id, query.userSecret);
+    const recipient = await this.personalLink(transfer, query.userSecret);
+    if (recipient) await this.notifications.recipientOpened(recipient);
     let locked = false;
     if (transfer.passwordHash) {
       if (query.password === undefined) locked = true;
@@ -112,6 +113,7 @@ export class DownloadService {
   async link(rawQuery: DownloadLinkQuery, ctx: DownloadContext): Promise<DownloadLinkResponse> {
     const query = DownloadLinkQuery.parse(rawQuery);
     const transfer = await this.available(query.transferId);
+    const recipient = await this.personalLink(transfer, query.userSecret);
     if (transfer.passwordHash) {
       if (query.password === undefined)
         throw new AppError('PASSWORD_REQUIRED', 'This transfer is protected by a password.');
@@ -128,7 +130,6 @@ export class DownloadService {
         throw new AppError('FORBIDDEN', 'Previews are turned off for this transfer.');
     } else {
       await this.checkDownloadAllowance(transfer, size);
-      const recipient = await this.notifications.recipientBySecret(transfer.id, query.userSecret);
       if (emailRequired(transfer) && !recipient && !query.downloaderEmail)
         throw new AppError('DOWNLOADER_EMAIL_REQUIRED', 'Give your e-mail address to download these files.');
       const confirm = this.notifications.wantsConfirmation(transfer);
@@ -236,6 +237,17 @@ export class DownloadService {
       throw new AppError('LIMIT_EXCEEDED', "The sender's download allowance for this week is used up.", {
         limitErrors: [{ limit: 'downloadedBytes7Days', max, actual: used + size }],
       });
+  }
+
+  /**
+   * The recipient a personal link (`userSecret`) belongs to. A secret that is no recipient's (any more: the
+   * sender removed them) is refused, so a removed recipient's personal link stops working.
+   */
+  private async personalLink(transfer: TransferRecord, userSecret: string | undefined) {
+    if (!userSecret) return null;
+    const recipient = await this.notifications.recipientBySecret(transfer.id, userSecret);
+    if (!recipient) throw new AppError('TRANSFER_NOT_FOUND', 'This personal link is not valid (any more).');
+    return recipient;
   }
 
   private async available(transferId: string): Promise<TransferRecord> {

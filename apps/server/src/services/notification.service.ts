@@ -350,22 +350,7 @@ export class NotificationService {
     const files = (await this.repo.files(transferId)).filter((f) => f.uploadedAt);
     const recipients = await this.store.recipients(transferId);
     const ctx = this.context(transfer);
-    for (const r of recipients) {
-      const rendered = await transferReceived(ctx, {
-        senderName: transfer.senderName,
-        senderEmail: transfer.senderEmail,
-        transferName: transfer.name,
-        message: transfer.message,
-        files: mailFiles(files),
-        totalSize: transfer.totalSize,
-        expiresAt: transfer.expiresAt,
-        downloadUrl: this.personalLink(transfer, r.email),
-      });
-      await this.mail.enqueue({
-        ...this.outgoing(rendered, [r.email], recipientMailKey(transferId, r.id)),
-        replyTo: transfer.senderEmail ?? undefined,
-      });
-    }
+    for (const r of recipients) await this.mailRecipient(transfer, files, r);
     if (transfer.notifySummary && transfer.senderEmail) {
       const rendered = await transferSummary(ctx, {
         transferName: transfer.name,
@@ -380,6 +365,47 @@ export class NotificationService {
     }
     await this.store.markSent(transferId);
     return 'sent';
+  }
+
+  /**
+   * Mails their personal link to recipients who have had no mail yet (added from the dashboard, or while the
+   * transfer was disabled), once the transfer can go out; the mail keys are the dispatch's, so nobody gets it
+   * twice. With `recipientIds`, only those. Returns how many were queued.
+   */
+  async mailRecipients(transferId: string, recipientIds?: number[]): Promise<number> {
+    const transfer = await this.repo.find(transferId);
+    if (transfer?.status !== 'ENABLED' || transfer.senderVerification === 'pending') return 0;
+    const files = (await this.repo.files(transferId)).filter((f) => f.uploadedAt);
+    const wanted = recipientIds ? new Set(recipientIds) : null;
+    let count = 0;
+    for (const r of await this.store.recipients(transferId)) {
+      if (wanted ? !wanted.has(r.id) : r.delivery !== null) continue;
+      await this.mailRecipient(transfer, files, r);
+      count++;
+    }
+    return count;
+  }
+
+  /** Notes the first visit of a recipient's personal link (the dashboard's timeline). */
+  async recipientOpened(recipient: RecipientRecord): Promise<void> {
+    await this.store.markOpened(recipient.id);
+  }
+
+  private async mailRecipient(transfer: TransferRecord, files: TransferFileRecord[], r: RecipientRecord) {
+    const rendered = await transferReceived(this.context(transfer), {
+      senderName: transfer.senderName,
+      senderEmail: transfer.senderEmail,
+      transferName: transfer.name,
+      message: transfer.message,
+      files: mailFiles(files),
+      totalSize: transfer.totalSize,
+      expiresAt: transfer.expiresAt,
+      downloadUrl: this.personalLink(transfer, r.email),
+    });
+    await this.mail.enqueue({
+      ...this.outgoing(rendered, [r.email], recipientMailKey(transfer.id, r.id)),
+      replyTo: transfer.senderEmail ?? undefined,
+    });
   }
 
   // --- undelivered mail ----------------------------------------------------------------------------------

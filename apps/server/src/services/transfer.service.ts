@@ -279,8 +279,23 @@ export class TransferService {
     input: TransferNotificationsUpdate,
     actor: Actor,
   ): Promise<TransferSummary> {
+    const transfer = await this.authorizedTransfer(transferId, token, true);
+    return this.summaryOf(await this.applyNotifications(transfer, input, actor), actor.origin);
+  }
+
+  /**
+   * The switches of {@link updateNotifications} on a transfer the caller may change (upload token, or the
+   * dashboard's owner or team manager); returns the transfer as it is now. `actor.email` is the account address
+   * that needs no proof (the transfer owner's).
+   */
+  async applyNotifications(
+    current: TransferRecord,
+    input: TransferNotificationsUpdate,
+    actor: Actor,
+  ): Promise<TransferRecord> {
     const patch = TransferNotificationsUpdate.parse(input);
-    let transfer = await this.authorizedTransfer(transferId, token, true);
+    const transferId = current.id;
+    let transfer = current;
     if (patch.expiryReminder !== undefined && transfer.type !== 'S1' && patch.expiryReminder)
       throw new AppError(
         'VALIDATION_FAILED',
@@ -345,7 +360,7 @@ export class TransferService {
       (await this.notifications.requireVerification(transfer, actor.ip))
     )
       transfer = (await this.repo.find(transferId))!;
-    return this.summaryOf(transfer, actor.origin);
+    return transfer;
   }
 
   /** Checks a tus creation request: right token, a file of this transfer still to upload, the declared size. */

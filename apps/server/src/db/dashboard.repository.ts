@@ -1,0 +1,394 @@
+import type { TransferDirection, TransferListSort, TransferStatus, TransferType } from '@ferry/core';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import type { NewTransferEvent, TransferRecord } from '../services/ports.js';
+import type { Database } from './client.js';
+import { transferEvents, transferFiles, transferRecipients, transfers } from './schema.js';
+import { PgTransferRepository } from './transfer.repository.js';
+
+/** What the dashboard's list asks for (the service has checked and normalised it). */
+export interface TransferListFilter {
+  ownerId: string;
+  /** The user's verified address, lowercase: S1 transfers sent to it are `received`. */
+  email: string;
+  direction?: TransferDirection;
+  /** A case-insensitive substring, matched with ILIKE (pg_trgm indexes). */
+  q?: string;
+  /**
+   * Sent transfers that may match `q`, when {@link DashboardRepository.searchCandidates} found few: the sent
+   * side then reads only these instead of testing every transfer of the owner.
+   */
+  sentCandidates?: string[] | null;
+  type?: TransferType;
+  statuses?: TransferStatus[];
+  sort: TransferListSort;
+  dir: 'asc' | 'desc';
+  /** Keyset position: items strictly after this sort key and id. */
+  after?: { key: string; id: string };
+}
+
+export interface TransferListRow {
+  id: string;
+  type: TransferType;
+  status: TransferStatus;
+  name: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  totalSize: number;
+  fileCount: number;
+  downloadCount: number;
+  passwordProtected: boolean;
+  senderEmail: string | null;
+  direction: TransferDirection;
+  recipientCount: number | null;
+  /** The row's sort key as text, for the next page's cursor. */
+  sortKey: string;
+}
+
+/** A recipient with what the timeline needs: their mail's delivery row and their first visit. */
+export interface RecipientTimelineRow {
+  id: number;
+  email: string;
+  createdAt: Date;
+  openedAt: Date | null;
+  delivery: string | null;
+  deliveryError: string | null;
+  mailQueuedAt: Date | null;
+  mailSentAt: Date | null;
+  mailUpdatedAt: Date | null;
+}
+
+export interface DownloadRow {
+  id: number;
+  fileId: string | null;
+  kind: 'file' | 'zip';
+  recipientId: number | null;
+  bytes: number | null;
+  downloaderEmail: string | null;
+  createdAt: Date;
+}
+
+const iso = (column: string) =>
+  sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
+
+/**
+ * Each sort: the expression the keyset index of migration 0012 holds (after owner_id), its text form for the
+ * cursor (exact to the microsecond) and how a cursor's text is read back.
+ */
+const SORTS: Record<TransferListSort, { expr: SQL; text: SQL; read: (v: string) => SQL }> = {
+  createdAt: {
+    expr: sql.raw('t.created_at'),
+    text: iso('t.created_at'),
+    read: (v) => sql`${v}::timestamptz`,
+  },
+  expiresAt: {
+    expr: sql.raw('t.expires_at'),
+    text: iso('t.expires_at'),
+    read: (v) => sql`${v}::timestamptz`,
+  },
+  name: {
+    expr: sql.raw(`coalesce(lower(t.name), '')`),
+    text: sql.raw(`coalesce(lower(t.name), '')`),
+    read: (v) => sql`${v}::text`,
+  },
+  size: {
+    expr: sql.raw('t.total_size'),
+    text: sql.raw('t.total_size::text'),
+    read: (v) => sql`${v}::bigint`,
+  },
+};
+
+/** `%q%` for ILIKE, with the user's own % _ \ taken literally. */
+function containing(q: string): string {
+  return `%${q.replace(/[\\%_]/g, '\\$&')}%`;
+}
+
+/**
+ * The dashboard's reads (the list, a transfer's timeline rows) and its changes to one transfer, each change with
+ * its events in one transaction under the transfer's row lock.
+ */
+export class DashboardRepository {
+  constructor(private readonly db: Database) {}
+
+  /** One page (`limit` rows) of the list in sort order: sent and received merged by keyset. */
+  async list(filter: TransferListFilter, limit: number): Promise<TransferListRow[]> {
+    const sort = SORTS[filter.sort];
+    const dir = sql.raw(filter.dir === 'asc' ? 'ASC' : 'DESC');
+    const after = filter.after
+      ? sql`AND (${sort.expr}, t.id) ${sql.raw(filter.dir === 'asc' ? '>' : '<')} (${sort.read(filter.after.key)}, ${filter.after.id})`
+      : sql``;
+    const columns = sql`t.id, t.type, t.status, t.name, t.created_at AS "createdAt", t.expires_at AS "expiresAt",
+      t.total_size AS "totalSize", t.file_count AS "fileCount", t.download_count AS "downloadCount",
+      t.password_hash IS NOT NULL AS "passwordProtected", t.sender_email AS "senderEmail",
+      ${sort.expr} AS sort_value, ${sort.text} AS "sortKey", t.id AS sort_id`;
+    const branches: SQL[] = [];
+    if (filter.direction !== 'received')
+      branches.push(sql`(SELECT ${columns}, 'sent' AS direction,
+          (SELECT count(*) FROM transfer_recipients r WHERE r.transfer_id = t.id)::int AS "recipientCount"
+        FROM transfers t
+        WHERE ${this.sentWhere(filter)} ${after}
+        ORDER BY ${sort.expr} ${dir}, t.id ${dir} LIMIT ${limit})`);
+    if (filter.direction !== 'sent')
+      branches.push(sql`(SELECT ${columns}, 'received' AS direction, NULL::int AS "recipientCount"
+        FROM transfer_recipients rr JOIN transfers t ON t.id = rr.transfer_id
+        WHERE ${this.receivedWhere(filter)} ${after}
+        ORDER BY ${sort.expr} ${dir}, t.id ${dir} LIMIT ${limit})`);
+    const { rows } = await this.db.execute(
+      sql`SELECT * FROM (${sql.join(branches, sql` UNION ALL `)}) u
+        ORDER BY u.sort_value ${dir}, u.sort_id ${dir} LIMIT ${limit}`,
+    );
+    return (
+      rows as unknown as Array<TransferListRow & { createdAt: Date | string; expiresAt: Date | string }>
+    ).map((r) => ({
+      id: r.id,
+      type: r.type,
+      status: r.status,
+      name: r.name,
+      createdAt: new Date(r.createdAt),
+      expiresAt: new Date(r.expiresAt),
+      totalSize: Number(r.totalSize),
+      fileCount: r.fileCount,
+      downloadCount: r.downloadCount,
+      passwordProtected: r.passwordProtected,
+      senderEmail: r.senderEmail,
+      direction: r.direction,
+      recipientCount: r.recipientCount,
+      sortKey: r.sortKey,
+    }));
+  }
+
+  /** How many transfers match the filter, counting at most `cap + 1` per direction. */
+  async count(filter: TransferListFilter, cap: number): Promise<number> {
+    let total = 0;
+    if (filter.direction !== 'received') {
+      const { rows } = await this.db.execute(
+        sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM transfers t WHERE ${this.sentWhere(filter)} LIMIT ${cap + 1}) s`,
+      );
+      total += (rows[0] as { n: number }).n;
+    }
+    if (filter.direction !== 'sent') {
+      const { rows } = await this.db.execute(
+        sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM transfer_recipients rr JOIN transfers t ON t.id = rr.transfer_id
+          WHERE ${this.receivedWhere(filter)} LIMIT ${cap + 1}) s`,
+      );
+      total += (rows[0] as { n: number }).n;
+    }
+    return total;
+  }
+
+  private common(filter: TransferListFilter): SQL {
+    const parts: SQL[] = [];
+    if (filter.type) parts.push(sql`t.type = ${filter.type}`);
+    if (filter.statuses) parts.push(sql`t.status = ANY(${sql.param(filter.statuses)}::text[])`);
+    return parts.length > 0 ? sql`AND ${sql.join(parts, sql` AND `)}` : sql``;
+  }
+
+  /**
+   * The owner's transfers whose name, or any transfer's file names or recipients, contain `q`, found through the
+   * trigram indexes; null when `q` is too short for them or one of the three matches more than `cap` rows (a
+   * common word: walking the owner's transfers in sort order finds a page sooner).
+   */
+  async searchCandidates(ownerId: string, q: string, cap = 2000): Promise<string[] | null> {
+    if (q.length < 3) return null;
+    const p = containing(q);
+    const { rows } = await this.db.execute(sql`
+      SELECT 'n' AS src, id FROM (SELECT id FROM transfers WHERE owner_id = ${ownerId} AND name ILIKE ${p} LIMIT ${cap + 1}) n
+      UNION ALL
+      SELECT 'f', id FROM (SELECT transfer_id AS id FROM transfer_files WHERE name ILIKE ${p} LIMIT ${cap + 1}) f
+      UNION ALL
+      SELECT 'r', id FROM (SELECT transfer_id AS id FROM transfer_recipients WHERE email ILIKE ${p} LIMIT ${cap + 1}) r`);
+    const found = rows as Array<{ src: string; id: string }>;
+    for (const src of ['n', 'f', 'r']) if (found.filter((r) => r.src === src).length > cap) return null;
+    return [...new Set(found.map((r) => r.id))];
+  }
+
+  private sentWhere(filter: TransferListFilter): SQL {
+    if (filter.q && filter.sentCandidates)
+      return sql`t.owner_id = ${filter.ownerId} AND t.id = ANY(${sql.param(filter.sentCandidates)}::text[])
+        ${this.common(filter)}`;
+    const search = filter.q
+      ? sql`AND (t.name ILIKE ${containing(filter.q)}
+          OR EXISTS (SELECT 1 FROM transfer_files f WHERE f.transfer_id = t.id AND f.name ILIKE ${containing(filter.q)})
+          OR EXISTS (SELECT 1 FROM transfer_recipients r WHERE r.transfer_id = t.id AND r.email ILIKE ${containing(filter.q)}))`
+      : sql``;
+    return sql`t.owner_id = ${filter.ownerId} ${this.common(filter)} ${search}`;
+  }
+
+  /** S1 transfers that went out to the address, except the user's own (those are `sent`). */
+  private receivedWhere(filter: TransferListFilter): SQL {
+    const search = filter.q
+      ? sql`AND (t.name ILIKE ${containing(filter.q)} OR t.sender_email ILIKE ${containing(filter.q)}
+          OR EXISTS (SELECT 1 FROM transfer_files f WHERE f.transfer_id = t.id AND f.name ILIKE ${containing(filter.q)}))`
+      : sql``;
+    return sql`lower(rr.email) = ${filter.email} AND t.owner_id IS DISTINCT FROM ${filter.ownerId}
+      AND t.sent_at IS NOT NULL AND t.status NOT IN ('UPLOADING', 'CLONING') ${this.common(filter)} ${search}`;
+  }
+
+  /** The files of these transfers, in the sender's order. */
+  async filesOf(
+    transferIds: string[],
+  ): Promise<Map<string, Array<{ id: string; name: string; size: number; sha256: string | null }>>> {
+    const out = new Map<string, Array<{ id: string; name: string; size: number; sha256: string | null }>>();
+    if (transferIds.length === 0) return out;
+    const rows = await this.db
+      .select({
+        transferId: transferFiles.transferId,
+        id: transferFiles.id,
+        name: transferFiles.name,
+        size: transferFiles.size,
+        sha256: transferFiles.sha256,
+      })
+      .from(transferFiles)
+      .where(sql`${transferFiles.transferId} IN ${transferIds}`)
+      .orderBy(transferFiles.transferId, transferFiles.position);
+    for (const { transferId, ...file } of rows) {
+      const list = out.get(transferId) ?? [];
+      list.push(file);
+      out.set(transferId, list);
+    }
+    return out;
+  }
+
+  async recipientTimelines(transferId: string): Promise<RecipientTimelineRow[]> {
+    const { rows } = await this.db.execute(sql`
+      SELECT r.id::int AS id, r.email, r.created_at AS "createdAt", r.opened_at AS "openedAt",
+             d.status AS delivery, d.error AS "deliveryError", d.created_at AS "mailQueuedAt",
+             d.sent_at AS "mailSentAt", d.updated_at AS "mailUpdatedAt"
+        FROM transfer_recipients r
+        LEFT JOIN mail_deliveries d ON d.idempotency_key = 'rcpt-' || r.transfer_id || '-' || r.id
+       WHERE r.transfer_id = ${transferId}
+       ORDER BY r.position, r.id`);
+    return (rows as unknown as RecipientTimelineRow[]).map((r) => ({
+      ...r,
+      createdAt: new Date(r.createdAt),
+      openedAt: date(r.openedAt),
+      mailQueuedAt: date(r.mailQueuedAt),
+      mailSentAt: date(r.mailSentAt),
+      mailUpdatedAt: date(r.mailUpdatedAt),
+    }));
+  }
+
+  /** Downloads through personal links (at most 5000, oldest first) and the newest `others` other downloads. */
+  async downloads(transferId: string, others: number): Promise<DownloadRow[]> {
+    const { rows } = await this.db.execute(sql`
+      (SELECT id::int AS id, file_id AS "fileId", kind, recipient_id::int AS "recipientId", bytes,
+              downloader_email AS "downloaderEmail", created_at AS "createdAt"
+         FROM downloads WHERE transfer_id = ${transferId} AND recipient_id IS NOT NULL ORDER BY id LIMIT 5000)
+      UNION ALL
+      (SELECT id::int, file_id, kind, NULL::int, bytes, downloader_email, created_at
+         FROM downloads WHERE transfer_id = ${transferId} AND recipient_id IS NULL ORDER BY id DESC LIMIT ${others})`);
+    return (rows as unknown as DownloadRow[]).map((r) => ({
+      ...r,
+      bytes: r.bytes === null ? null : Number(r.bytes),
+      createdAt: new Date(r.createdAt),
+    }));
+  }
+
+  /**
+   * Runs `work` in one transaction holding the transfer's row lock, with the transfer as it is now (null when
+   * it is gone) and a repository bound to the transaction.
+   */
+  async withLock<T>(
+    transferId: string,
+    work: (transfer: TransferRecord | null, repo: DashboardRepository) => Promise<T>,
+  ): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await tx.select({ id: transfers.id }).from(transfers).where(eq(transfers.id, transferId)).for('update');
+      const db = tx as unknown as Database;
+      return work(await new PgTransferRepository(db).find(transferId), new DashboardRepository(db));
+    });
+  }
+
+  async update(
+    transferId: string,
+    set: Partial<{
+      name: string | null;
+      expiresAt: Date;
+      passwordHash: string | null;
+      allowPreview: boolean;
+      maxDownloads: number | null;
+      status: TransferStatus;
+    }>,
+  ): Promise<void> {
+    if (Object.keys(set).length === 0) return;
+    await this.db
+      .update(transfers)
+      .set({ ...set, updatedAt: new Date() })
+      .where(eq(transfers.id, transferId));
+  }
+
+  async addEvents(transferId: string, events: NewTransferEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.db
+      .insert(transferEvents)
+      .values(events.map((e) => ({ transferId, ...e, data: e.data ?? {} })));
+  }
+
+  async recipientEmails(transferId: string): Promise<Array<{ id: number; email: string }>> {
+    return this.db
+      .select({ id: transferRecipients.id, email: transferRecipients.email })
+      .from(transferRecipients)
+      .where(eq(transferRecipients.transferId, transferId))
+      .orderBy(transferRecipients.position, transferRecipients.id);
+  }
+
+  /** Appends recipients after the last one; returns their ids. */
+  async addRecipients(
+    transferId: string,
+    recipients: Array<{ email: string; secretHash: string }>,
+  ): Promise<number[]> {
+    const [last] = await this.db
+      .select({ position: sql<number>`coalesce(max(${transferRecipients.position}), -1)::int` })
+      .from(transferRecipients)
+      .where(eq(transferRecipients.transferId, transferId));
+    const start = (last?.position ?? -1) + 1;
+    const rows = await this.db
+      .insert(transferRecipients)
+      .values(recipients.map((r, i) => ({ transferId, position: start + i, ...r })))
+      .returning({ id: transferRecipients.id });
+    return rows.map((r) => r.id);
+  }
+
+  /** Deletes a recipient (their personal link's secret with it); their downloads stay, unattributed. */
+  async removeRecipient(transferId: string, recipientId: number): Promise<void> {
+    await this.db
+      .delete(transferRecipients)
+      .where(and(eq(transferRecipients.transferId, transferId), eq(transferRecipients.id, recipientId)));
+  }
+
+  async renameFile(transferId: string, fileId: string, name: string, relativePath: string | null) {
+    await this.db
+      .update(transferFiles)
+      .set({ name, relativePath })
+      .where(and(eq(transferFiles.transferId, transferId), eq(transferFiles.id, fileId)));
+  }
+
+  /** Removes a file and takes it out of the transfer's size and count. */
+  async deleteFile(transferId: string, fileId: string, size: number): Promise<void> {
+    await this.db
+      .delete(transferFiles)
+      .where(and(eq(transferFiles.transferId, transferId), eq(transferFiles.id, fileId)));
+    await this.db
+      .update(transfers)
+      .set({
+        totalSize: sql`${transfers.totalSize} - ${size}`,
+        fileCount: sql`${transfers.fileCount} - 1`,
+        updatedAt: new Date(),
+      })
+      .where(eq(transfers.id, transferId));
+  }
+
+  /** After a deleted transfer's bytes are gone: the files keep their names, sizes and hashes. */
+  async markBytesDeleted(transferId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx
+        .update(transfers)
+        .set({ expiredAt: sql`coalesce(${transfers.expiredAt}, now())` })
+        .where(eq(transfers.id, transferId));
+      await tx.update(transferFiles).set({ blobKey: null }).where(eq(transferFiles.transferId, transferId));
+    });
+  }
+}
+
+function date(value: Date | string | null): Date | null {
+  return value === null ? null : new Date(value);
+}
