@@ -138,7 +138,7 @@ async function main() {
     log(
       `Ferry up (pid ${server.pid}) in ${((now() - t0) / 1000).toFixed(1)} s (embedded PostgreSQL included)`,
     );
-    servers.ferry = server;
+    servers.ferry = { ...server, dataDir };
     stops.ferry = server.stop;
     // PostgreSQL backends come and go with the pool: refresh the list every few samples
     let pgPids = /** @type {number[]} */ ([]);

@@ -19,6 +19,7 @@ import { now, percentile, sleep } from './util.mjs';
  * @property {number} rps requests / seconds
  * @property {number} p50Ms
  * @property {number} p90Ms
+ * @property {number} p95Ms
  * @property {number} p99Ms
  * @property {number} maxMs
  * @property {string | null} firstError
@@ -105,6 +106,7 @@ export async function runLoad({ baseUrl, next, expectStatus, connections, durati
     rps: sorted.length / seconds,
     p50Ms: percentile(sorted, 50),
     p90Ms: percentile(sorted, 90),
+    p95Ms: percentile(sorted, 95),
     p99Ms: percentile(sorted, 99),
     maxMs: sorted.length ? /** @type {number} */ (sorted[sorted.length - 1]) : Number.NaN,
     firstError,

@@ -1,5 +1,6 @@
 // The bench's sections, in the order they run. A section measures the baseline server and/or Ferry and turns its
 // results into table rows; add one by writing a module like throughput.mjs and listing it here.
+import { dashboard } from './dashboard.mjs';
 import { latency } from './latency.mjs';
 import { throughput } from './throughput.mjs';
 
@@ -15,6 +16,7 @@ import { throughput } from './throughput.mjs';
  * @typedef {object} ServerInfo
  * @property {string} baseUrl
  * @property {number} pid the server's node process
+ * @property {string} [dataDir] Ferry's DATA_DIR (its outbox and embedded PostgreSQL)
  */
 
 /**
@@ -43,4 +45,4 @@ import { throughput } from './throughput.mjs';
  */
 
 /** @type {Section[]} */
-export const sections = [throughput, latency];
+export const sections = [throughput, latency, dashboard];
