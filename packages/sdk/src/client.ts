@@ -17,8 +17,13 @@ import {
   type TransferCompleteRequest,
   type TransferCreateRequest,
   TransferCreateResponse,
+  TransferDetail,
+  type TransferListQuery,
+  TransferListResponse,
   type TransferNotificationsUpdate,
+  type TransferStatus,
   TransferSummary,
+  type TransferUpdate,
   UnsubscribeResponse,
 } from '@ferry/core';
 import { FerryApiError, FerryProtocolError, parseErrorBody } from './errors.js';
@@ -72,6 +77,16 @@ export interface DownloadLinkParams {
   browserCode?: string;
   orderId?: string;
 }
+
+/**
+ * Query of `GET /transfer/transfers` (the `TransferListQuery` of @ferry/core, as typed values): `q` searches
+ * names, file names and addresses; `status` is one status or several; `limit` 1 to 100 (default 25).
+ */
+export type TransferListParams = Omit<TransferListQuery, 'limit' | 'withFiles' | 'status'> & {
+  status?: TransferStatus | readonly TransferStatus[];
+  limit?: number;
+  withFiles?: boolean;
+};
 
 type Query = Record<string, string | number | boolean | undefined>;
 
@@ -383,6 +398,73 @@ export class FerryClient {
     await this.request('DELETE', `/auth/tokens/${encodeURIComponent(id)}`, {
       schema: null,
       idempotent: true,
+    });
+  }
+
+  /**
+   * `GET /transfer/transfers` (signed in): the account's transfers, sent and received, one page at a time
+   * (newest first unless `sort`/`dir` say otherwise). Give the answer's `nextCursor` back as `cursor`, with the
+   * same filters, for the next page; `withFiles` lists each transfer's files. 401 `UNAUTHORIZED` when anonymous.
+   */
+  listTransfers(query: TransferListParams = {}): Promise<TransferListResponse> {
+    const { status, ...rest } = query;
+    return this.request('GET', '/transfer/transfers', {
+      schema: TransferListResponse,
+      query: { ...rest, status: typeof status === 'string' ? status : status?.join(',') },
+      idempotent: true,
+    });
+  }
+
+  /**
+   * `GET /transfer/transfers/{id}/detail` (signed in): files with their SHA-256, recipients with their timeline,
+   * other downloads and the event history. 404 `TRANSFER_NOT_FOUND` for a transfer that is unknown or not the
+   * caller's to manage.
+   */
+  transferDetail(transferId: string): Promise<TransferDetail> {
+    return this.request('GET', `/transfer/transfers/${encodeURIComponent(transferId)}/detail`, {
+      schema: TransferDetail,
+      idempotent: true,
+    });
+  }
+
+  /**
+   * `PATCH /transfer/transfers/{id}` (signed in): name, expiry, password, preview, download limit, notification
+   * switches — each only when set, each recorded as its event. An expiry past the plan's validity answers 400
+   * `LIMIT_EXCEEDED` (`limitErrors` fileValidityInDays, `details.latest`). Resolves with the new detail.
+   */
+  updateTransfer(transferId: string, update: TransferUpdate): Promise<TransferDetail> {
+    return this.request('PATCH', `/transfer/transfers/${encodeURIComponent(transferId)}`, {
+      schema: TransferDetail,
+      body: update,
+      idempotent: true, // it sets values: sending it twice changes nothing more
+    });
+  }
+
+  /** `POST /transfer/transfers/{id}/enable` (signed in): a disabled transfer's links work again. */
+  enableTransfer(transferId: string): Promise<TransferDetail> {
+    return this.request('POST', `/transfer/transfers/${encodeURIComponent(transferId)}/enable`, {
+      schema: TransferDetail,
+      idempotent: true, // enabling an enabled transfer changes nothing
+    });
+  }
+
+  /** `POST /transfer/transfers/{id}/disable` (signed in): its page and links answer `TRANSFER_DISABLED`. */
+  disableTransfer(transferId: string): Promise<TransferDetail> {
+    return this.request('POST', `/transfer/transfers/${encodeURIComponent(transferId)}/disable`, {
+      schema: TransferDetail,
+      idempotent: true,
+    });
+  }
+
+  /**
+   * `DELETE /transfer/transfers/{id}` (signed in): status DELETED and its files deleted from storage, for good
+   * (names, sizes, hashes and history stay). 409 `CONFLICT` when it is deleted already.
+   */
+  async deleteTransfer(transferId: string): Promise<void> {
+    await this.request('DELETE', `/transfer/transfers/${encodeURIComponent(transferId)}`, {
+      schema: null,
+      // Not repeated after an unclear failure: a second call would answer 409 for a delete that worked.
+      idempotent: false,
     });
   }
 

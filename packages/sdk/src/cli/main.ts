@@ -21,6 +21,7 @@ import {
   verificationCode,
 } from './send-options.js';
 import { DEFAULT_SERVER, resolveServer } from './server.js';
+import { addTransferCommands } from './transfer-program.js';
 
 declare const __FERRY_VERSION__: string | undefined;
 
@@ -56,13 +57,15 @@ Exit codes:
   2  a credential missing or wrong: the password, the code confirming your --from address (send),
      the e-mail address a transfer asks downloaders for (get); sign-in failed (login: wrong e-mail
      or password, second factor needed without a terminal, address not confirmed, token refused);
-     the stored session has ended (revoked or expired: run ferry login)
-  3  transfer or file not found, expired or disabled
+     the stored session has ended (revoked or expired: run ferry login); transfers and
+     transfer: not signed in (run ferry login)
+  3  transfer or file not found, expired or disabled; transfer: not one of yours
   4  download limit reached
   130 interrupted (Ctrl-C); run the same command again to resume
 
 Environment:
-  FERRY_SERVER         default server of send, login, logout and whoami (else ${DEFAULT_SERVER})
+  FERRY_SERVER         default server of send, login, logout, whoami, transfers and transfer
+                       (else ${DEFAULT_SERVER})
   FERRY_STATE_DIR      where resume journals, confirmed sender addresses and sign-ins are kept
                        (else $XDG_STATE_HOME/ferry or ~/.local/state/ferry)
   FERRY_RETRY_SECONDS  how long to keep retrying while the server is unreachable (default 60)
@@ -295,6 +298,8 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
       context.server = server;
       await runWhoami({ server, json: opts.json, retryForMs: retryForMs(io.env) }, io, context);
     });
+
+  addTransferCommands(program, { io, context, retryForMs });
 
   return program;
 }
