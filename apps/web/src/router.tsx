@@ -61,6 +61,11 @@ export const routes: RouteObject[] = [
                     children: [
                       { index: true, ...page(() => import('./routes/dashboard-overview.route')) },
                       { path: 'settings', ...page(() => import('./routes/dashboard-settings.route')) },
+                      { path: 'transfers', ...page(() => import('./routes/dashboard-transfers.route')) },
+                      {
+                        path: 'transfers/:id',
+                        ...page(() => import('./routes/dashboard-transfer-detail.route')),
+                      },
                       { path: '*', ...page(() => import('./routes/dashboard-coming.route')) },
                     ],
                   },

@@ -62,7 +62,7 @@ describe('dashboard menu (spec §2, §6)', () => {
     const labels = [...listOf(root, 'main').querySelectorAll('li')].map((li) => li.textContent);
     expect(labels).toEqual([
       'Overview',
-      'TransfersSoon',
+      'Transfers',
       'Settings',
       'Address bookSoon',
       'Contact groupsSoon',
@@ -79,7 +79,8 @@ describe('dashboard menu (spec §2, §6)', () => {
     const links = [...byTestId(root, 'dashboard-menu').querySelectorAll('a')];
     expect(links.length).toBeGreaterThan(0);
     for (const link of links) expect(DASHBOARD_PAGES.has(link.getAttribute('href') ?? '')).toBe(true);
-    expect(byTestId(root, 'menu-transfers').tagName).toBe('SPAN');
+    expect(byTestId(root, 'menu-transfers').getAttribute('href')).toBe('/dashboard/transfers');
+    expect(byTestId(root, 'menu-address_book').tagName).toBe('SPAN');
   });
 
   it.each([

@@ -27,13 +27,12 @@ describe('/dashboard overview', () => {
     return { root: view.container, api };
   }
 
-  it('greets the user by name, shows the plan and links to the settings, not to pages still to come', async () => {
+  it('greets the user by name, shows the plan and links to the transfers and the settings', async () => {
     const { root } = await open();
     expect(byTestId(root, 'dashboard-greeting').textContent).toBe('Hello, Ada');
     expect(byTestId(root, 'dashboard-plan').textContent).toBe('Free');
     const hrefs = [...root.querySelectorAll('.dashboard-links a')].map((a) => a.getAttribute('href'));
-    expect(hrefs).toEqual(['/dashboard/settings', '/account/profile']);
-    expect(root.querySelector('.dashboard-links')?.textContent).toContain('Transfers Soon');
+    expect(hrefs).toEqual(['/dashboard/transfers', '/dashboard/settings', '/account/profile']);
   });
 
   it('shows the free plan’s storage without asking for limits', async () => {

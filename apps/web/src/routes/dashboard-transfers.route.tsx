@@ -1,0 +1,6 @@
+import { TransferListPage } from '../features/dashboard/transfers/transfer-list-page';
+
+/** `/dashboard/transfers` */
+export default function DashboardTransfersRoute() {
+  return <TransferListPage />;
+}
