@@ -1,11 +1,13 @@
-import { createReadStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 /** The parts of s3rver (a Koa app, CommonJS, untyped) this harness uses. */
 interface S3rverContext {
@@ -17,18 +19,31 @@ interface S3rverContext {
   type: string;
   body: unknown;
   store: FilesystemStore;
+  headerSent: boolean;
+  writable: boolean;
 }
 interface FilesystemStore {
   getResourcePath(bucket: string, key: string | undefined, resource: string): string;
-  putPart(bucket: string, uploadId: string, partNumber: string, content: unknown): Promise<{ size: number }>;
-  putObject(object: { bucket: string; key: string }): Promise<{ size: number }>;
+  putPart(bucket: string, uploadId: string, partNumber: string, content: Readable): Promise<Written>;
+  putObject(object: {
+    bucket: string;
+    key: string;
+    content: Readable | Buffer;
+    metadata: object;
+  }): Promise<Written>;
+  putMetadata(bucket: string, key: string, metadata: object, md5: string): Promise<void>;
   getObject(
     bucket: string,
     key: string,
     options?: { start?: number; end?: number },
   ): Promise<{ content: Readable | null; range?: { start: number; end: number } } | null>;
 }
+interface Written {
+  size: number;
+  md5: string;
+}
 interface S3rverApp {
+  on(event: 'error', listener: (error: Error & { status?: number }, ctx: S3rverContext) => void): void;
   middleware: Array<(ctx: S3rverContext, next: () => Promise<void>) => Promise<void>>;
   store: FilesystemStore;
   run(): Promise<AddressInfo>;
@@ -64,6 +79,11 @@ export async function startTestS3(
   });
   fixFilesystemStore(server.store);
   server.middleware.unshift(multipartExtras);
+  // With `silent`, an exception inside s3rver reaches the client only as a bare 500 InternalError: name its cause.
+  server.on('error', (error, ctx) => {
+    if (!(Number(error.status) < 500) && !ctx.headerSent && ctx.writable)
+      console.error(`s3rver answered 500 to ${ctx.method} ${ctx.path}:`, error);
+  });
   const { port } = await server.run();
   return {
     endpoint: `http://127.0.0.1:${port}`,
@@ -79,27 +99,29 @@ export async function startTestS3(
 }
 
 /**
- * Two s3rver bugs that would make tests flaky or wrong. Its writes resolve when its hashing stream has seen the
- * last byte, before the file stream has written it, so a request right after the response (ListParts,
- * GetObject) could see a short file: wait for the file. And it reads `Range: bytes=0-0` as the whole object
- * (`end || Infinity`): serve that one byte.
+ * Two s3rver bugs that would make tests flaky or wrong. Its PutObject and UploadPart answer once its hashing
+ * stream has seen the last byte, before the file stream has written it, or even opened (created) the file: a
+ * request right after the response (ListParts, GetObject, CompleteMultipartUpload) could see a short or missing
+ * file. So the harness writes those files itself and answers only once the file stream has finished. And s3rver
+ * reads `Range: bytes=0-0` as the whole object (`end || Infinity`): serve that one byte.
  */
 function fixFilesystemStore(store: FilesystemStore): void {
-  const putPart = store.putPart.bind(store);
-  const putObject = store.putObject.bind(store);
   const getObject = store.getObject.bind(store);
+  // As s3rver's own: the part's bytes in `<n>`, then its MD5 in `<n>.md5` (which marks the part complete).
   store.putPart = async (bucket, uploadId, partNumber, content) => {
-    const result = await putPart(bucket, uploadId, partNumber, content);
-    await untilSize(
-      path.join(store.getResourcePath(bucket, undefined, 'uploads'), uploadId, partNumber),
-      result.size,
-    );
-    return result;
+    const file = path.join(store.getResourcePath(bucket, undefined, 'uploads'), uploadId, String(partNumber));
+    const written = await writeFile(file, content);
+    await fs.writeFile(`${file}.md5`, written.md5);
+    return written;
   };
+  // Also what CompleteMultipartUpload stores the joined parts with.
   store.putObject = async (object) => {
-    const result = await putObject(object);
-    await untilSize(store.getResourcePath(object.bucket, object.key, 'object'), result.size);
-    return result;
+    const written = await writeFile(
+      store.getResourcePath(object.bucket, object.key, 'object'),
+      object.content,
+    );
+    await store.putMetadata(object.bucket, object.key, object.metadata, written.md5);
+    return written;
   };
   store.getObject = async (bucket, key, options) => {
     const object = await getObject(bucket, key, options);
@@ -112,12 +134,23 @@ function fixFilesystemStore(store: FilesystemStore): void {
   };
 }
 
-async function untilSize(file: string, size: number): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if ((await fs.stat(file)).size >= size) return;
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-  throw new Error(`s3rver did not finish writing ${file}`);
+/** Writes `content` to `file`, resolving with its size and MD5 once every byte is in the file. */
+async function writeFile(file: string, content: Readable | Buffer): Promise<Written> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const md5 = createHash('md5');
+  let size = 0;
+  await pipeline(
+    Buffer.isBuffer(content) ? Readable.from([content]) : content,
+    async function* (chunks: AsyncIterable<Buffer>) {
+      for await (const chunk of chunks) {
+        md5.update(chunk);
+        size += chunk.length;
+        yield chunk;
+      }
+    },
+    createWriteStream(file),
+  );
+  return { size, md5: md5.digest('hex') };
 }
 
 /** ListParts (GET) and AbortMultipartUpload (DELETE) on `/{bucket}/{key}?uploadId=…`; all else goes on. */
