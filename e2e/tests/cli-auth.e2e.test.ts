@@ -1,51 +1,18 @@
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { type ParsedMail, simpleParser } from 'mailparser';
 import pg from 'pg';
-import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { failed, saveArtifact } from '../support/artifacts.js';
 import { type FerryResult, lines, runFerry } from '../support/cli.js';
 import { waitFor, writeRandomFile } from '../support/files.js';
+import { type MailSink, startMailSink } from '../support/mail.js';
 import { FerryProcess, freePort, tempDir } from '../support/server.js';
 
 /**
  * `ferry login` / `whoami` / `logout` and `ferry send` as a signed-in user, against the built server (accounts
  * created through the API, confirmed through the link of a real mail) and a real SMTP server.
  */
-
-interface Mail {
-  to: string[];
-  parsed: ParsedMail;
-}
-
-/** A real SMTP server on loopback (no TLS, no login) that keeps every message, parsed. */
-async function startSmtp(): Promise<{ port: number; mails: Mail[]; close(): Promise<void> }> {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    secure: false,
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream: SMTPServerDataStream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        simpleParser(Buffer.concat(chunks))
-          .then((parsed) => {
-            mails.push({ to: session.envelope.rcptTo.map((r) => r.address), parsed });
-            callback(null);
-          })
-          .catch((error: Error) => callback(error));
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 /** The embedded default's own database, reached the way the server reaches it (DATA_DIR/pg, its credentials). */
 async function embeddedDatabaseUrl(dataDir: string): Promise<string> {
@@ -75,7 +42,7 @@ const describeRun = (run: FerryResult) =>
 const PASSWORD = 'a long enough passphrase';
 
 describe('ferry login / whoami / logout against the built server', () => {
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let smtp: MailSink;
   let server: FerryProcess;
   let db: pg.Client;
   let work: string;
@@ -107,7 +74,7 @@ describe('ferry login / whoami / logout against the built server', () => {
   };
 
   const confirmationMails = (address: string) =>
-    smtp.mails.filter(
+    smtp.messages.filter(
       (m) => m.to.includes(address) && m.parsed.subject === 'Confirm your e-mail address for Ferry',
     );
 
@@ -174,11 +141,11 @@ describe('ferry login / whoami / logout against the built server', () => {
   const ended = () => `ferry: Your session has ended; run ferry login --server ${server.url}\n`;
 
   beforeAll(async () => {
-    smtp = await startSmtp();
+    smtp = await startMailSink();
     const port = await freePort();
     server = await FerryProcess.start({
       port,
-      env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, PUBLIC_URL: `http://127.0.0.1:${port}` },
+      env: { SMTP_URL: smtp.url, PUBLIC_URL: `http://127.0.0.1:${port}` },
     });
     db = new pg.Client({ connectionString: await embeddedDatabaseUrl(server.dataDir) });
     await db.connect();
@@ -189,7 +156,7 @@ describe('ferry login / whoami / logout against the built server', () => {
     if (failed(context)) {
       for (const [name, text] of logs) await saveArtifact(context, name, text);
       await saveArtifact(context, 'server.log', server.output);
-      const subjects = smtp.mails.map((m) => `${m.to.join(', ')}: ${m.parsed.subject}`).join('\n');
+      const subjects = smtp.messages.map((m) => `${m.to.join(', ')}: ${m.parsed.subject}`).join('\n');
       await saveArtifact(context, 'mails.txt', subjects);
     }
     logs = [];
@@ -270,12 +237,13 @@ describe('ferry login / whoami / logout against the built server', () => {
       sender_verification: 'not_needed',
     });
     const bobMail = await waitFor(
-      () => smtp.mails.find((m) => m.to.includes('bob@example.com') && m.parsed.text?.includes(transferId)),
+      () =>
+        smtp.messages.find((m) => m.to.includes('bob@example.com') && m.parsed.text?.includes(transferId)),
       { timeoutMs: 30_000, what: "bob's mail" },
     );
     expect(bobMail.parsed.text).toContain(ann);
     expect(
-      smtp.mails.filter((m) => m.to.includes(ann) && /verification code/.test(m.parsed.subject ?? '')),
+      smtp.messages.filter((m) => m.to.includes(ann) && /verification code/.test(m.parsed.subject ?? '')),
     ).toEqual([]);
 
     // ferry get with the stored session works as before.

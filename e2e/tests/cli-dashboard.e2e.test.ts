@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { failed, saveArtifact } from '../support/artifacts.js';
 import { type FerryResult, lines, runFerry } from '../support/cli.js';
-import { waitFor, writeRandomFile } from '../support/files.js';
+import { writeRandomFile } from '../support/files.js';
+import { verificationTokenFromOutbox } from '../support/mail.js';
 import { FerryProcess, freePort, tempDir } from '../support/server.js';
 
 /**
@@ -80,19 +80,7 @@ describe('ferry transfers / ferry transfer … against the built server', () => 
   /** Registers through the API and confirms with the token of the mail the server wrote to its outbox. */
   const signUp = async (email: string) => {
     expect((await api('POST', '/api/auth/register', { email, password: PASSWORD })).status).toBe(202);
-    const outbox = path.join(server.dataDir, 'outbox');
-    const token = await waitFor(
-      async () => {
-        for (const name of await fs.readdir(outbox).catch(() => [] as string[])) {
-          const mail = await simpleParser(await fs.readFile(path.join(outbox, name)));
-          if (!JSON.stringify(mail.to ?? '').includes(email)) continue;
-          const found = /\/verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.text ?? '');
-          if (found) return found[1];
-        }
-        return null;
-      },
-      { what: `the confirmation mail to ${email}` },
-    );
+    const token = await verificationTokenFromOutbox(server.dataDir, email);
     expect((await api('POST', '/api/auth/verify-email', { token })).status).toBe(200);
   };
 

@@ -1,46 +1,12 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { failed, saveArtifact } from '../support/artifacts.js';
 import { FERRY_BIN, type FerryResult, lines } from '../support/cli.js';
 import { sha256File, waitFor, writeRandomFile } from '../support/files.js';
+import { type Mail, type MailSink, startMailSink } from '../support/mail.js';
 import { FerryProcess, freePort, REPO_ROOT, tempDir } from '../support/server.js';
-
-/** One message the SMTP server took in. */
-interface Mail {
-  to: string[];
-  parsed: ParsedMail;
-}
-
-/** A real SMTP server on loopback (no TLS, no login) that keeps every message, parsed. */
-async function startSmtp(): Promise<{ port: number; mails: Mail[]; close(): Promise<void> }> {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    secure: false,
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream: SMTPServerDataStream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        simpleParser(Buffer.concat(chunks))
-          .then((parsed) => {
-            mails.push({ to: session.envelope.rcptTo.map((r) => r.address), parsed });
-            callback(null);
-          })
-          .catch((error: Error) => callback(error));
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 /** `ferry ARGS…` with a stdin we can write to, as `echo CODE | ferry …` gives it. */
 function ferryWithStdin(args: string[], env: Record<string, string>) {
@@ -77,13 +43,13 @@ const describeRun = (run: FerryResult) =>
   `exit ${run.code} (signal ${run.signal})\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
 
 describe('ferry send --to/--from against the built server and a real SMTP server', () => {
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let smtp: MailSink;
   let server: FerryProcess;
   let work: string;
   let env: Record<string, string>;
   let logs: Array<[string, () => string]> = [];
 
-  const mailsTo = (address: string) => smtp.mails.filter((m) => m.to.includes(address));
+  const mailsTo = (address: string) => smtp.to(address);
   const codesSentTo = (address: string) =>
     mailsTo(address).filter((m) => /^\d{6} is your Ferry verification code$/.test(m.parsed.subject ?? ''));
   const personalLink = (mail: Mail) => {
@@ -96,12 +62,12 @@ describe('ferry send --to/--from against the built server and a real SMTP server
     waitFor(() => mailsTo(address).find(test), { timeoutMs: 30_000, what });
 
   beforeAll(async () => {
-    smtp = await startSmtp();
+    smtp = await startMailSink();
     const port = await freePort();
     server = await FerryProcess.start({
       port,
       env: {
-        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        SMTP_URL: smtp.url,
         PUBLIC_URL: `http://127.0.0.1:${port}`,
         DOWNLOAD_CONFIRMATION_DELAY_SECONDS: '0',
       },
@@ -115,7 +81,7 @@ describe('ferry send --to/--from against the built server and a real SMTP server
     if (failed(context)) {
       for (const [name, text] of logs) await saveArtifact(context, name, text());
       await saveArtifact(context, 'server.log', server.output);
-      const subjects = smtp.mails.map((m) => `${m.to.join(', ')}: ${m.parsed.subject}`).join('\n');
+      const subjects = smtp.messages.map((m) => `${m.to.join(', ')}: ${m.parsed.subject}`).join('\n');
       await saveArtifact(context, 'mails.txt', subjects);
     }
     logs = [];

@@ -1,12 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { simpleParser } from 'mailparser';
 import { Secret, TOTP } from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { failed, saveArtifact } from '../support/artifacts.js';
 import { useBrowser } from '../support/browser.js';
 import { waitFor } from '../support/files.js';
+import { verificationTokenFromOutbox } from '../support/mail.js';
 import { FerryProcess, REPO_ROOT } from '../support/server.js';
 
 /**
@@ -52,19 +52,7 @@ async function createAccount(server: FerryProcess, email: string, password: stri
   expect(
     (await json(server.url, 'POST', '/api/auth/register', { email, password, firstname: 'Nina' })).status,
   ).toBe(202);
-  const outbox = path.join(server.dataDir, 'outbox');
-  const token = await waitFor(
-    async () => {
-      for (const name of await fs.readdir(outbox).catch(() => [] as string[])) {
-        const mail = await simpleParser(await fs.readFile(path.join(outbox, name)));
-        if (!mail.to || !JSON.stringify(mail.to).includes(email)) continue;
-        const found = /\/verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.text ?? '');
-        if (found) return found[1];
-      }
-      return null;
-    },
-    { what: `the verification mail to ${email}` },
-  );
+  const token = await verificationTokenFromOutbox(server.dataDir, email);
   expect((await json(server.url, 'POST', '/api/auth/verify-email', { token })).status).toBe(200);
 }
 

@@ -1,58 +1,17 @@
 import fs from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { type ParsedMail, simpleParser } from 'mailparser';
 import type { BrowserContext, Page } from 'playwright-core';
-import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { failed, saveArtifact } from '../support/artifacts.js';
 import { useBrowser } from '../support/browser.js';
 import { waitFor } from '../support/files.js';
+import { type MailSink, startMailSink } from '../support/mail.js';
 import { FerryProcess, REPO_ROOT } from '../support/server.js';
 
 const SCREENSHOTS = path.join(REPO_ROOT, 'docs', 'screenshots');
 const EMAIL = 'zoe.martin@accounts.example';
 const PASSWORD = 'river otter teaches chess';
 const DAY = 24 * 3600;
-
-interface Mail {
-  to: string[];
-  parsed: ParsedMail;
-}
-
-/** A real SMTP server on loopback (no TLS, no AUTH) that keeps every message it accepts, parsed. */
-async function startMailSink() {
-  const messages: Mail[] = [];
-  const server = new SMTPServer({
-    secure: false,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    authOptional: true,
-    logger: false,
-    closeTimeout: 100,
-    onData(stream: SMTPServerDataStream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        simpleParser(Buffer.concat(chunks)).then(
-          (parsed) => {
-            messages.push({ to: session.envelope.rcptTo.map((r) => r.address), parsed });
-            callback(null);
-          },
-          (error: Error) => callback(error),
-        );
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    messages,
-    waitFor: (what: string, predicate: (m: Mail) => boolean, timeoutMs = 30_000) =>
-      waitFor(() => messages.find(predicate), { timeoutMs, what }),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 async function shot(page: Page, name: string): Promise<void> {
   await fs.mkdir(SCREENSHOTS, { recursive: true });
@@ -91,7 +50,7 @@ async function signIn(page: Page, origin: string, options: { stay: boolean; next
 
 describe('accounts in Chromium, against the built server and a real SMTP server', () => {
   const scenarios = useBrowser();
-  let sink: Awaited<ReturnType<typeof startMailSink>>;
+  let sink: MailSink;
   let server: FerryProcess;
 
   beforeAll(async () => {

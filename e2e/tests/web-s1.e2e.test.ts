@@ -1,59 +1,17 @@
 import fs from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { type ParsedMail, simpleParser } from 'mailparser';
 import type { Page } from 'playwright-core';
-import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { failed, saveArtifact } from '../support/artifacts.js';
 import { useBrowser } from '../support/browser.js';
 import { sha256, waitFor, writeTree } from '../support/files.js';
+import { type Mail, type MailSink, startMailSink } from '../support/mail.js';
 import { FerryProcess, REPO_ROOT, tempDir } from '../support/server.js';
 
 const SCREENSHOTS = path.join(REPO_ROOT, 'docs', 'screenshots');
 const SENDER = 'alice@sender.example';
 const ANN = 'ann@recipients.example';
 const BOB = 'bob@recipients.example';
-
-interface Mail {
-  to: string[];
-  parsed: ParsedMail;
-}
-
-/** A real SMTP server on loopback (no TLS, no AUTH) that keeps every message it accepts, parsed. */
-async function startMailSink() {
-  const messages: Mail[] = [];
-  const server = new SMTPServer({
-    secure: false,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    authOptional: true,
-    logger: false,
-    closeTimeout: 100,
-    onData(stream: SMTPServerDataStream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        simpleParser(Buffer.concat(chunks)).then(
-          (parsed) => {
-            messages.push({ to: session.envelope.rcptTo.map((r) => r.address), parsed });
-            callback(null);
-          },
-          (error: Error) => callback(error),
-        );
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    messages,
-    to: (address: string) => messages.filter((m) => m.to.includes(address)),
-    waitFor: (what: string, predicate: (m: Mail) => boolean, timeoutMs = 30_000) =>
-      waitFor(() => messages.find(predicate), { timeoutMs, what }),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 const subjectOf = (m: Mail) => m.parsed.subject ?? '';
 const isCodeMail = (m: Mail) => /^\d{6} /.test(subjectOf(m));
@@ -82,7 +40,7 @@ async function scrollWidth(page: Page): Promise<number> {
 
 describe('send by e-mail (S1) in Chromium, against the built server and a real SMTP server', () => {
   const scenarios = useBrowser();
-  let sink: Awaited<ReturnType<typeof startMailSink>>;
+  let sink: MailSink;
   let server: FerryProcess;
   let work: string;
 
