@@ -22,20 +22,27 @@ import { registerSecurityHeaders } from './http/plugins/security-headers.plugin.
 import { registerTus } from './http/plugins/tus.plugin.js';
 import { registerWeb } from './http/plugins/web.plugin.js';
 import { authRoutes, registerAuthentication } from './http/routes/auth.routes.js';
-import { dashboardRoutes } from './http/routes/dashboard.routes.js';
+import { contactsRoutes } from './http/routes/contacts.routes.js';
+import { type DashboardServices, dashboardRoutes } from './http/routes/dashboard.routes.js';
 import { downloadRoutes } from './http/routes/download.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
+import { inboxRoutes } from './http/routes/inbox.routes.js';
 import { limitsRoutes } from './http/routes/limits.routes.js';
 import { opsRoutes } from './http/routes/ops.routes.js';
+import { receiveRoutes } from './http/routes/receive.routes.js';
 import { salesRoutes } from './http/routes/sales.routes.js';
 import { transferRoutes } from './http/routes/transfer.routes.js';
 import { userRoutes } from './http/routes/user.routes.js';
+import { widgetScriptRoutes } from './http/routes/widget-script.routes.js';
 import type { Metrics } from './observability/metrics.js';
 import type { AuthService } from './services/auth.service.js';
-import type { DashboardService } from './services/dashboard.service.js';
+import type { ContactsService } from './services/contacts.service.js';
 import type { DownloadService } from './services/download.service.js';
+import type { InboxService } from './services/inbox.service.js';
 import type { LimitsService } from './services/limits.service.js';
 import type { NotificationService } from './services/notification.service.js';
+import type { ReceiveService } from './services/receive.service.js';
+import type { ReceiveRequestService } from './services/receive-request.service.js';
 import type { SalesService } from './services/sales.service.js';
 import type { TransferService } from './services/transfer.service.js';
 import type { UserService } from './services/user.service.js';
@@ -51,8 +58,8 @@ export interface AppDeps {
   logger: Logger;
   version: string;
   transfers: TransferService;
-  /** The signed-in user's transfers: list, detail, changes (/dashboard/transfers). */
-  dashboard: DashboardService;
+  /** The signed-in user's transfers: list, detail, changes, clones, added files (/dashboard/transfers). */
+  dashboard: DashboardServices;
   downloads: DownloadService;
   notifications: NotificationService;
   auth: AuthService;
@@ -60,7 +67,15 @@ export interface AppDeps {
   oidc: OidcSignIn;
   limits: LimitsService;
   users: UserService;
+  /** The signed-in user's address book and contact groups. */
+  contacts: ContactsService;
   sales: SalesService;
+  /** Receiving files (S3): requests, public receive pages, uploads into them. */
+  receive: ReceiveService;
+  /** File requests (/request-files) for their owner. */
+  receiveRequests: ReceiveRequestService;
+  /** Upload inboxes and their widgets. */
+  inboxes: InboxService;
   uploadStore: HashingDataStore;
 }
 
@@ -127,10 +142,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(oidcRoutes(deps.oidc, deps.auth, originOf, secure));
   await app.register(limitsRoutes(deps.limits));
   await app.register(userRoutes(deps.users));
+  await app.register(contactsRoutes(deps.contacts));
   await app.register(salesRoutes(deps.sales));
   await app.register(transferRoutes(deps.transfers, deps.notifications, originOf));
   await app.register(dashboardRoutes(deps.dashboard, originOf));
   await app.register(downloadRoutes(deps.downloads, originOf, deps.metrics));
+  await app.register(receiveRoutes(deps.receive, deps.receiveRequests, originOf));
+  await app.register(inboxRoutes(deps.inboxes, originOf));
+  await app.register(widgetScriptRoutes);
   registerTus(app, deps.uploadStore, deps.transfers, deps.metrics, deps.uploadLocker);
   await registerWeb(app, config.webDist);
   return app as unknown as FastifyInstance;

@@ -12,9 +12,13 @@ import { OidcSignIn } from './auth/oidc.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { PgAccountRepository } from './db/account.repository.js';
 import { connectDatabase, runMigrations } from './db/client.js';
+import { PgContactsRepository } from './db/contacts.repository.js';
 import { DashboardRepository } from './db/dashboard.repository.js';
+import { PgAdditionRepository } from './db/dashboard-additions.repository.js';
+import { PgCloneRepository } from './db/dashboard-clone.repository.js';
 import { startEmbeddedPostgres, takeBackShutdownSignals } from './db/embedded.js';
 import { PgNotificationRepository } from './db/notification.repository.js';
+import { PgReceiveRepository } from './db/receive.repository.js';
 import { PgSalesRepository } from './db/sales.repository.js';
 import { PgTeamRepository } from './db/team.repository.js';
 import { PgTransferRepository } from './db/transfer.repository.js';
@@ -33,8 +37,14 @@ import { SecondFactor } from './security/second-factor.js';
 import { Signer } from './security/secrets.js';
 import { AuthService } from './services/auth.service.js';
 import { CleanupService } from './services/cleanup.service.js';
+import { ContactsService } from './services/contacts.service.js';
 import { DashboardService } from './services/dashboard.service.js';
+import { DashboardAccess } from './services/dashboard-access.js';
+import { DashboardActionsService } from './services/dashboard-actions.service.js';
+import { AddedFileUploadAuth, FileAdditionService } from './services/dashboard-additions.service.js';
+import { type CloneJob, TRANSFER_CLONE, TransferCloneService } from './services/dashboard-clone.service.js';
 import { DownloadService } from './services/download.service.js';
+import { InboxService } from './services/inbox.service.js';
 import { LimitsService, withTeamDownloads } from './services/limits.service.js';
 import {
   type ConfirmationJob,
@@ -45,6 +55,10 @@ import {
   TRANSFER_DISPATCH,
 } from './services/notification.service.js';
 import type { RateLimiter } from './services/ports.js';
+import { DEFAULT_RECEIVE_RATE_LIMITS, ReceiveService } from './services/receive.service.js';
+import { ReceiveOwners } from './services/receive-owner.js';
+import { ReceivePoints } from './services/receive-points.js';
+import { ReceiveRequestService } from './services/receive-request.service.js';
 import { SalesService } from './services/sales.service.js';
 import { TransferService } from './services/transfer.service.js';
 import { UserService } from './services/user.service.js';
@@ -170,6 +184,15 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
           expireInSeconds: 300,
         },
         { name: MAINTENANCE_TICK, policy: 'singleton', retryLimit: 0, expireInSeconds: 900 },
+        // One running copy per clone ('stately'); a large server-side copy may take a while.
+        {
+          name: TRANSFER_CLONE,
+          policy: 'stately',
+          retryLimit: 10,
+          retryDelay: 10,
+          retryBackoff: true,
+          expireInSeconds: 6 * 3600,
+        },
       ],
       logger: logger.child({ component: 'jobs' }),
     });
@@ -224,13 +247,123 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       repo,
       storage.regionNames,
     );
-    const transfers = new TransferService(repo, passwords, uploads, notifications, limits);
+    const contacts = new ContactsService(
+      new PgContactsRepository(database.pool),
+      accounts,
+      logger.child({ component: 'contacts' }),
+    );
+    const additionsRepo = new PgAdditionRepository(database.db);
+    const transfers = new TransferService(
+      repo,
+      passwords,
+      uploads,
+      notifications,
+      limits,
+      contacts,
+      new AddedFileUploadAuth(additionsRepo),
+    );
+    const dashboard = (() => {
+      const dashboardRepo = new DashboardRepository(database.db);
+      const access = new DashboardAccess(repo, accounts);
+      const log = logger.child({ component: 'dashboard' });
+      const read = new DashboardService(
+        dashboardRepo,
+        additionsRepo,
+        repo,
+        access,
+        limits,
+        transfers,
+        notifications,
+      );
+      const additions = new FileAdditionService(
+        additionsRepo,
+        repo,
+        access,
+        read,
+        limits,
+        notifications,
+        uploads,
+        log,
+        config.unfinishedUploadTtlHours,
+      );
+      const actions = new DashboardActionsService(
+        dashboardRepo,
+        repo,
+        access,
+        read,
+        additions,
+        limits,
+        transfers,
+        notifications,
+        passwords,
+        uploads,
+        log,
+      );
+      const clones = new TransferCloneService(
+        new PgCloneRepository(database.db),
+        dashboardRepo,
+        repo,
+        access,
+        read,
+        limits,
+        notifications,
+        passwords,
+        storage,
+        jobs,
+        log,
+      );
+      return { read, actions, clones, additions };
+    })();
+
+    const receiveRepo = new PgReceiveRepository(database.pool);
+    const receiveOwners = new ReceiveOwners(accounts, limits);
+    const receive = new ReceiveService(
+      receiveRepo,
+      new ReceivePoints(receiveRepo, accounts, receiveOwners),
+      receiveOwners,
+      repo,
+      transfers,
+      passwords,
+      rateLimiter,
+      mailJob,
+      {
+        productName: config.productName,
+        limits: {
+          ...DEFAULT_RECEIVE_RATE_LIMITS,
+          passwords: { attempts: config.passwordAttempts, windowSeconds: config.passwordWindowSeconds },
+        },
+      },
+    );
+    const receiveRequests = new ReceiveRequestService(
+      receiveRepo,
+      receiveOwners,
+      passwords,
+      signer,
+      mailJob,
+      {
+        productName: config.productName,
+        expiryReminderHours: config.notifications.expiryReminderHours,
+      },
+    );
+    notifications.onReceive({
+      delivered: (transferId) => receive.delivered(transferId),
+      remindDue: (now) => receiveRequests.remindDue(now),
+    });
 
     await jobs.work(SWEEP_UNFINISHED, async () => {
       const removed = await cleanup.sweepUnfinished();
       if (removed > 0) logger.info({ removed }, 'removed abandoned uploads');
-      return { removed };
+      // Files being added to a transfer and never completed; clones whose copy job was lost.
+      const additions = await dashboard.additions.sweepAbandoned();
+      if (additions > 0) logger.info({ additions }, 'removed abandoned file additions');
+      const clones = await dashboard.clones.requeueStuck();
+      return { removed, additions, clones };
     });
+    await jobs.work<CloneJob>(
+      TRANSFER_CLONE,
+      async (job) => ({ outcome: await dashboard.clones.copyFiles(job.data.transferId) }),
+      { concurrency: 2 },
+    );
     await mailJob.work(config.mail.workers);
     await jobs.work<DispatchJob>(TRANSFER_DISPATCH, async (job) => ({
       outcome: await notifications.dispatch(job.data.transferId),
@@ -240,7 +373,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     }));
     await jobs.work(MAINTENANCE_TICK, async () => {
       const done = await notifications.tick();
-      if (done.expired + done.reminded + done.redispatched + done.reconfirmed > 0)
+      if (done.expired + done.reminded + done.requestsReminded + done.redispatched + done.reconfirmed > 0)
         logger.info(done, 'maintenance');
       return done;
     });
@@ -267,6 +400,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       notifications,
       (userId) => limits.planOf(userId),
     );
+    downloads.restrictReceived((transfer, userId) => receive.mayDownload(transfer, userId));
     const app = await buildApp({
       config,
       logger,
@@ -275,17 +409,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       readiness,
       uploadLocker,
       transfers,
-      dashboard: new DashboardService(
-        new DashboardRepository(database.db),
-        repo,
-        accounts,
-        limits,
-        transfers,
-        notifications,
-        passwords,
-        uploads,
-        logger.child({ component: 'dashboard' }),
-      ),
+      dashboard,
       downloads,
       notifications,
       auth,
@@ -297,6 +421,10 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       ),
       limits,
       users: new UserService(accounts, logger.child({ component: 'users' }), config.countryHeader),
+      contacts,
+      receive,
+      receiveRequests,
+      inboxes: new InboxService(receiveRepo, receiveOwners, passwords),
       sales: new SalesService(
         new PgSalesRepository(database.pool),
         rateLimiter,

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { RouterProvider } from 'react-router/dom';
 import { AuthProvider } from './features/auth/auth-context';
 import { ToastProvider } from './features/toasts/toast-context';
+import { isWidgetPath } from './features/widget/widget-embedding';
 import { createAppRouter } from './router';
 
 export function App() {
@@ -11,13 +12,12 @@ export function App() {
       new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 30_000 } } }),
   );
   const [router] = useState(createAppRouter);
+  // The widget page, framed by other sites, runs without a session: no AuthProvider, no /api/auth/me.
+  const [bare] = useState(() => isWidgetPath(window.location.pathname));
+  const pages = <RouterProvider router={router} />;
   return (
     <QueryClientProvider client={queryClient}>
-      <ToastProvider>
-        <AuthProvider>
-          <RouterProvider router={router} />
-        </AuthProvider>
-      </ToastProvider>
+      <ToastProvider>{bare ? pages : <AuthProvider>{pages}</AuthProvider>}</ToastProvider>
     </QueryClientProvider>
   );
 }

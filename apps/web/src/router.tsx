@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { takeHandoff } from './features/auth/handoff';
 import { RequireAuth } from './features/auth/require-auth';
+import { WidgetError } from './features/widget/widget-error';
 import { RootLayout } from './routes/root-layout';
 import { RouteError } from './routes/route-error';
 
@@ -14,6 +15,13 @@ function page(load: () => RouteModule): Pick<RouteObject, 'lazy'> {
 
 /** The spec §2 routes the web app serves so far; the server answers every other path with index.html. */
 export const routes: RouteObject[] = [
+  {
+    // Spec §2 /widgets/{widgetId}: the page other sites frame, in a bare layout (no header, menus or session).
+    path: '/widgets/:widgetId',
+    errorElement: <WidgetError />,
+    hydrateFallbackElement: <div aria-busy="true" />,
+    ...page(() => import('./routes/widget.route')),
+  },
   {
     path: '/',
     element: <RootLayout />,
@@ -43,6 +51,8 @@ export const routes: RouteObject[] = [
             children: [
               // The uploader alone: the panel is closed.
               { index: true, element: null },
+              // The receiver (receive mode, spec §4) alone: the panel is closed.
+              { path: 'request-files', element: null },
               {
                 // Spec §2/§6: pages under /account and /dashboard need sign-in.
                 element: <RequireAuth />,
@@ -61,10 +71,30 @@ export const routes: RouteObject[] = [
                     children: [
                       { index: true, ...page(() => import('./routes/dashboard-overview.route')) },
                       { path: 'settings', ...page(() => import('./routes/dashboard-settings.route')) },
+                      { path: 'address-book', ...page(() => import('./routes/address-book.route')) },
+                      { path: 'contact-groups', ...page(() => import('./routes/contact-groups.route')) },
                       { path: 'transfers', ...page(() => import('./routes/dashboard-transfers.route')) },
                       {
                         path: 'transfers/:id',
                         ...page(() => import('./routes/dashboard-transfer-detail.route')),
+                      },
+                      // Spec §2 /dashboard/admin/inboxes and its subpaths: upload inboxes and their widgets.
+                      { path: 'admin/inboxes', ...page(() => import('./routes/dashboard-inboxes.route')) },
+                      {
+                        path: 'admin/inboxes/new',
+                        ...page(() => import('./routes/dashboard-inboxes-new.route')),
+                      },
+                      {
+                        path: 'admin/inboxes/:inboxId',
+                        ...page(() => import('./routes/dashboard-inboxes-detail.route')),
+                      },
+                      {
+                        path: 'admin/inboxes/:inboxId/widgets/new',
+                        ...page(() => import('./routes/dashboard-inboxes-widget.route')),
+                      },
+                      {
+                        path: 'admin/inboxes/:inboxId/widgets/:widgetId',
+                        ...page(() => import('./routes/dashboard-inboxes-widget.route')),
                       },
                       { path: '*', ...page(() => import('./routes/dashboard-coming.route')) },
                     ],
@@ -76,6 +106,17 @@ export const routes: RouteObject[] = [
           { path: '*', ...page(() => import('./routes/not-found.route')) },
         ],
       },
+    ],
+  },
+  {
+    // Receive pages (S3): their own frame, the limited layout of spec §2 for signed-out visitors.
+    ...page(() => import('./routes/receive-layout.route')),
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <div className="app" aria-busy="true" />,
+    children: [
+      { path: 'r/:requestId', ...page(() => import('./routes/receive-request.route')) },
+      { path: 'i/:slug', ...page(() => import('./routes/receive-inbox.route')) },
+      { path: 'push', ...page(() => import('./routes/push.route')) },
     ],
   },
 ];

@@ -5,6 +5,8 @@ export const APP_ERROR_STATUS = {
   VALIDATION_FAILED: 400,
   LIMIT_EXCEEDED: 400,
   INVALID_FILENAME: 400,
+  /** A file's extension is not in a receive point's allowed list (spec §5 notif_extension_authorized). */
+  EXTENSION_NOT_AUTHORIZED: 400,
   UNAUTHORIZED: 401,
   /** A session, id or API token that is malformed (spec §5), tampered with, expired or revoked. */
   INVALID_TOKEN: 401,
@@ -29,6 +31,10 @@ export const APP_ERROR_STATUS = {
   UPLOAD_INCOMPLETE: 409,
   TRANSFER_EXPIRED: 410,
   TRANSFER_DISABLED: 410,
+  /** A file request past its expiry date. */
+  RECEIVE_EXPIRED: 410,
+  /** A file request closed by its owner, or an upload inbox switched off. */
+  RECEIVE_CLOSED: 410,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,

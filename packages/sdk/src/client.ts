@@ -6,6 +6,17 @@ import {
   DownloadInfo,
   DownloadLinkResponse,
   IdTokenResponse,
+  type InboxCreate,
+  InboxListResponse,
+  type InboxUpdate,
+  InboxView,
+  ReceivePointPublic,
+  ReceiveReceipt,
+  type ReceiveRequestCreate,
+  ReceiveRequestView,
+  type ReceiveTarget,
+  type ReceiveUploadCreate,
+  ReceiveUploadCreateResponse,
   type RegisterRequest,
   RegisterResponse,
   SESSION_COOKIE_STAY_SIGNED_IN_MINUTES,
@@ -14,10 +25,14 @@ import {
   SessionCookieResponse,
   SessionInfo,
   type SignInRequest,
+  type TransferCloneRequest,
   type TransferCompleteRequest,
   type TransferCreateRequest,
   TransferCreateResponse,
   TransferDetail,
+  type TransferFileInput,
+  TransferFilesAddResponse,
+  type TransferFilesComplete,
   type TransferListQuery,
   TransferListResponse,
   type TransferNotificationsUpdate,
@@ -465,6 +480,119 @@ export class FerryClient {
       schema: null,
       // Not repeated after an unclear failure: a second call would answer 409 for a delete that worked.
       idempotent: false,
+    });
+  }
+
+  /**
+   * `POST /transfer/transfers/{id}/clone` (signed in): a new transfer of the caller with the same files, copied
+   * inside the storage; status `CLONING` until they are, then `ENABLED`. Each override only when set.
+   */
+  cloneTransfer(transferId: string, request: TransferCloneRequest = {}): Promise<TransferDetail> {
+    return this.request('POST', `/transfer/transfers/${encodeURIComponent(transferId)}/clone`, {
+      schema: TransferDetail,
+      body: request,
+      idempotent: false, // a second call would make a second clone
+    });
+  }
+
+  /**
+   * `POST /transfer/transfers/{id}/files` (signed in): announces files to add to a sent transfer; upload each
+   * with {@link uploadFile} and the answer's `uploadToken`, then {@link completeAddition}.
+   */
+  addFiles(transferId: string, files: TransferFileInput[]): Promise<TransferFilesAddResponse> {
+    return this.request('POST', `/transfer/transfers/${encodeURIComponent(transferId)}/files`, {
+      schema: TransferFilesAddResponse,
+      body: { files },
+      idempotent: false,
+    });
+  }
+
+  /** `POST …/additions/{additionId}/complete` (signed in): the uploaded files join the transfer (FILES_ADDED). */
+  completeAddition(
+    transferId: string,
+    additionId: string,
+    body: TransferFilesComplete,
+  ): Promise<TransferDetail> {
+    const path = `/transfer/transfers/${encodeURIComponent(transferId)}/additions/${encodeURIComponent(additionId)}/complete`;
+    // Completing a completed addition answers the detail again.
+    return this.request('POST', path, { schema: TransferDetail, body, idempotent: true });
+  }
+
+  // --- receiving (S3): docs/api.md "Receiving files" ---
+
+  /** `POST /receive/requests` (signed in): a file request; S1 (`recipients`) mails each person a personal link. */
+  createReceiveRequest(request: ReceiveRequestCreate): Promise<ReceiveRequestView> {
+    return this.request('POST', '/receive/requests', {
+      schema: ReceiveRequestView,
+      body: request,
+      idempotent: false,
+    });
+  }
+
+  /** What a request, inbox, widget or /push page shows (public): 404 unknown, 410 closed or expired. */
+  getReceivePoint(target: ReceiveTarget): Promise<ReceivePointPublic> {
+    const [path, query]: [string, Record<string, string | undefined>] =
+      target.kind === 'request'
+        ? [
+            `/receive/points/request/${encodeURIComponent(target.requestId)}`,
+            { userSecret: target.userSecret },
+          ]
+        : target.kind === 'inbox'
+          ? [`/receive/points/inbox/${encodeURIComponent(target.slug)}`, {}]
+          : target.kind === 'widget'
+            ? [`/receive/points/widget/${encodeURIComponent(target.widgetId)}`, {}]
+            : ['/receive/push', { to: target.to }];
+    return this.request('GET', path, { schema: ReceivePointPublic, query, idempotent: true });
+  }
+
+  /** `POST /receive/uploads`: starts an upload into a receive point (upload token shown once). */
+  createReceiveUpload(request: ReceiveUploadCreate): Promise<ReceiveUploadCreateResponse> {
+    return this.request('POST', '/receive/uploads', {
+      schema: ReceiveUploadCreateResponse,
+      body: request,
+      idempotent: false,
+    });
+  }
+
+  /** `GET /receive/uploads/{id}` (upload token): the receipt so far, to resume. */
+  getReceiveReceipt(transferId: string, uploadToken: string): Promise<ReceiveReceipt> {
+    return this.request('GET', `/receive/uploads/${encodeURIComponent(transferId)}`, {
+      schema: ReceiveReceipt,
+      headers: { 'x-upload-token': uploadToken },
+      idempotent: true,
+    });
+  }
+
+  /** `POST /receive/uploads/{id}/complete` with the client's SHA-256 of each file → the receipt. */
+  completeReceiveUpload(
+    transferId: string,
+    uploadToken: string,
+    files: TransferCompleteRequest['files'],
+  ): Promise<ReceiveReceipt> {
+    return this.request('POST', `/receive/uploads/${encodeURIComponent(transferId)}/complete`, {
+      schema: ReceiveReceipt,
+      headers: { 'x-upload-token': uploadToken },
+      body: { files },
+      idempotent: false,
+    });
+  }
+
+  /** `GET /receive/inboxes` (signed in): the user's inboxes and whether they may receive into inboxes. */
+  listInboxes(): Promise<InboxListResponse> {
+    return this.request('GET', '/receive/inboxes', { schema: InboxListResponse, idempotent: true });
+  }
+
+  /** `POST /receive/inboxes` (signed in): 409 `CONFLICT` when the slug is taken. */
+  createInbox(request: InboxCreate): Promise<InboxView> {
+    return this.request('POST', '/receive/inboxes', { schema: InboxView, body: request, idempotent: false });
+  }
+
+  /** `PATCH /receive/inboxes/{id}` (owner): e.g. `{ enabled: false }` switches it off. */
+  updateInbox(inboxId: string, update: InboxUpdate): Promise<InboxView> {
+    return this.request('PATCH', `/receive/inboxes/${encodeURIComponent(inboxId)}`, {
+      schema: InboxView,
+      body: update,
+      idempotent: true,
     });
   }
 

@@ -31,5 +31,6 @@ export {
   type UploadFileResult,
   uploadFileFromDisk,
 } from './node/upload.js';
+export { parseReceiveLink, type ReceiveLink, receiveTargetKey } from './receive-links.js';
 export { retryDelaysFor } from './retry.js';
 export { resolveSafeOutputPath, UnsafePathError } from './safe-path.js';

@@ -121,8 +121,8 @@ export class DashboardRepository {
       t.password_hash IS NOT NULL AS "passwordProtected", t.sender_email AS "senderEmail",
       ${sort.expr} AS sort_value, ${sort.text} AS "sortKey", t.id AS sort_id`;
     const branches: SQL[] = [];
-    if (filter.direction !== 'received')
-      branches.push(sql`(SELECT ${columns}, 'sent' AS direction,
+    // The user's own transfers: sent, except received (S3) ones, which came in through their requests and inboxes.
+    branches.push(sql`(SELECT ${columns}, CASE WHEN t.type = 'S3' THEN 'received' ELSE 'sent' END AS direction,
           (SELECT count(*) FROM transfer_recipients r WHERE r.transfer_id = t.id)::int AS "recipientCount"
         FROM transfers t
         WHERE ${this.sentWhere(filter)} ${after}
@@ -158,13 +158,10 @@ export class DashboardRepository {
 
   /** How many transfers match the filter, counting at most `cap + 1` per direction. */
   async count(filter: TransferListFilter, cap: number): Promise<number> {
-    let total = 0;
-    if (filter.direction !== 'received') {
-      const { rows } = await this.db.execute(
-        sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM transfers t WHERE ${this.sentWhere(filter)} LIMIT ${cap + 1}) s`,
-      );
-      total += (rows[0] as { n: number }).n;
-    }
+    const { rows: own } = await this.db.execute(
+      sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM transfers t WHERE ${this.sentWhere(filter)} LIMIT ${cap + 1}) s`,
+    );
+    let total = (own[0] as { n: number }).n;
     if (filter.direction !== 'sent') {
       const { rows } = await this.db.execute(
         sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM transfer_recipients rr JOIN transfers t ON t.id = rr.transfer_id
@@ -201,16 +198,23 @@ export class DashboardRepository {
     return [...new Set(found.map((r) => r.id))];
   }
 
+  /** The user's own transfers (`sent`, and received S3 ones, by `direction`). */
   private sentWhere(filter: TransferListFilter): SQL {
+    const side =
+      filter.direction === 'sent'
+        ? sql`AND t.type <> 'S3'`
+        : filter.direction === 'received'
+          ? sql`AND t.type = 'S3'`
+          : sql``;
     if (filter.q && filter.sentCandidates)
       return sql`t.owner_id = ${filter.ownerId} AND t.id = ANY(${sql.param(filter.sentCandidates)}::text[])
-        ${this.common(filter)}`;
+        ${side} ${this.common(filter)}`;
     const search = filter.q
       ? sql`AND (t.name ILIKE ${containing(filter.q)}
           OR EXISTS (SELECT 1 FROM transfer_files f WHERE f.transfer_id = t.id AND f.name ILIKE ${containing(filter.q)})
           OR EXISTS (SELECT 1 FROM transfer_recipients r WHERE r.transfer_id = t.id AND r.email ILIKE ${containing(filter.q)}))`
       : sql``;
-    return sql`t.owner_id = ${filter.ownerId} ${this.common(filter)} ${search}`;
+    return sql`t.owner_id = ${filter.ownerId} ${side} ${this.common(filter)} ${search}`;
   }
 
   /** S1 transfers that went out to the address, except the user's own (those are `sent`). */

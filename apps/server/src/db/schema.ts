@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -11,6 +12,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -57,6 +59,8 @@ export const transfers = pgTable(
     origin: text('origin'),
     /** When the expiry sweep deleted the bytes; the metadata stays. */
     expiredAt: ts('expired_at'),
+    /** The transfer this one is a clone of (the dashboard's "clone"): its files are copied from there. */
+    clonedFrom: text('cloned_from'),
   },
   (t) => [
     index('transfers_owner_idx').on(t.ownerId, t.createdAt),
@@ -75,6 +79,8 @@ export const transfers = pgTable(
     index('transfers_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
     // Counts by status and type without reading the rows.
     index('transfers_owner_status_idx').on(t.ownerId, t.status, t.type),
+    // Clones whose copy job a crash lost (the hourly sweep queues them again).
+    index('transfers_cloning_idx').on(t.updatedAt).where(sql`${t.status} = 'CLONING'`),
     // Storage in use (LimitsService, the quota check of every creation) from the index alone.
     index('transfers_owner_stored_idx')
       .on(t.ownerId, t.totalSize)
@@ -143,6 +149,57 @@ export const transferFiles = pgTable(
   (t) => [
     primaryKey({ columns: [t.transferId, t.id] }),
     index('transfer_files_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+  ],
+);
+
+/**
+ * Files being added to a transfer that was sent already (the dashboard's "add files"): one batch, with its own
+ * upload token for the same tus route. Its files join `transfer_files` only once the batch is completed, so no
+ * downloader sees a file still uploading.
+ */
+export const transferAdditions = pgTable(
+  'transfer_additions',
+  {
+    id: text('id').primaryKey(),
+    transferId: text('transfer_id')
+      .notNull()
+      .references(() => transfers.id, { onDelete: 'cascade' }),
+    uploadTokenHash: text('upload_token_hash').notNull(),
+    /** Who started it (`user:<uid>`), for the FILES_ADDED event. */
+    actor: text('actor').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('transfer_additions_transfer_idx').on(t.transferId),
+    index('transfer_additions_created_idx').on(t.createdAt),
+  ],
+);
+
+/** The files of an addition until it completes (same columns as `transfer_files`; ids unique in the transfer). */
+export const transferAddedFiles = pgTable(
+  'transfer_added_files',
+  {
+    transferId: text('transfer_id')
+      .notNull()
+      .references(() => transfers.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    additionId: text('addition_id')
+      .notNull()
+      .references(() => transferAdditions.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    relativePath: text('relative_path'),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256'),
+    crc32: bigint('crc32', { mode: 'number' }),
+    uploadId: text('upload_id'),
+    blobKey: text('blob_key'),
+    uploadedAt: ts('uploaded_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.transferId, t.id] }),
+    index('transfer_added_files_addition_idx').on(t.additionId),
   ],
 );
 
@@ -370,4 +427,226 @@ export const enterpriseContacts = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('enterprise_contacts_created_idx').on(t.createdAt)],
+);
+
+/** The address book (spec §1 "address books"): one contact per address and account, case-insensitively. */
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    name: text('name'),
+    company: text('company'),
+    notes: text('notes'),
+    /** manual | auto (a sent transfer's recipient, addressBookSettings.autoSave) | import. */
+    source: text('source').notNull(),
+    /** Transfers of the account sent to the address since it was saved, and the last one's time. */
+    useCount: integer('use_count').notNull().default(0),
+    lastUsedAt: ts('last_used_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('contacts_source_check', sql`${t.source} IN ('manual', 'auto', 'import')`),
+    /** The target of the group members' composite key: a member is always a contact of the group's account. */
+    unique('contacts_user_id_id_unique').on(t.userId, t.id),
+    uniqueIndex('contacts_user_email_idx').on(t.userId, sql`lower(${t.email})`),
+    index('contacts_user_name_idx').on(t.userId, sql`lower(coalesce(${t.name}, ${t.email}))`, t.id),
+    index('contacts_user_recent_idx').on(
+      t.userId,
+      sql`coalesce(${t.lastUsedAt}, '-infinity'::timestamptz)`,
+      t.id,
+    ),
+  ],
+);
+
+/** Named groups of contacts (spec §1 "contact groups"); a name is unique per account, case-insensitively. */
+export const contactGroups = pgTable(
+  'contact_groups',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    unique('contact_groups_user_id_id_unique').on(t.userId, t.id),
+    uniqueIndex('contact_groups_user_name_idx').on(t.userId, sql`lower(${t.name})`),
+  ],
+);
+
+/** A group's members: both keys carry the account, so a group can only hold its own account's contacts. */
+export const contactGroupMembers = pgTable(
+  'contact_group_members',
+  {
+    userId: text('user_id').notNull(),
+    groupId: text('group_id').notNull(),
+    contactId: text('contact_id').notNull(),
+    addedAt: ts('added_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.contactId] }),
+    foreignKey({
+      name: 'contact_group_members_group_fk',
+      columns: [t.userId, t.groupId],
+      foreignColumns: [contactGroups.userId, contactGroups.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'contact_group_members_contact_fk',
+      columns: [t.userId, t.contactId],
+      foreignColumns: [contacts.userId, contacts.id],
+    }).onDelete('cascade'),
+    index('contact_group_members_contact_idx').on(t.contactId),
+  ],
+);
+
+/** File requests (/request-files, S3): one-off receive points owned by a user; S1 mails personal upload links. */
+export const receiveRequests = pgTable(
+  'receive_requests',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    linkMode: text('link_mode').notNull(),
+    subject: text('subject'),
+    message: text('message'),
+    senderName: text('sender_name'),
+    senderEmail: text('sender_email'),
+    passwordHash: text('password_hash'),
+    expiresAt: ts('expires_at').notNull(),
+    closedAt: ts('closed_at'),
+    expiryReminder: boolean('expiry_reminder').notNull().default(false),
+    uploadNotification: boolean('upload_notification').notNull().default(true),
+    allowedExtensions: text('allowed_extensions').array().notNull().default(sql`'{}'::text[]`),
+    customization: jsonb('customization')
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    locale: text('locale'),
+    timeZone: text('time_zone'),
+    origin: text('origin'),
+    /** When the asked people who had not uploaded were reminded (once). */
+    remindedAt: ts('reminded_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('receive_requests_link_mode_check', sql`${t.linkMode} IN ('S1', 'S2')`),
+    index('receive_requests_owner_idx').on(t.ownerId, t.createdAt),
+    index('receive_requests_reminders_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.expiryReminder} AND ${t.remindedAt} IS NULL AND ${t.closedAt} IS NULL`),
+  ],
+);
+
+/** The people an S1 request asks, each with a personal upload link (only the secret's hash is kept). */
+export const receiveRequestRecipients = pgTable(
+  'receive_request_recipients',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    requestId: text('request_id')
+      .notNull()
+      .references(() => receiveRequests.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    email: text('email').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    uploadedAt: ts('uploaded_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('receive_request_recipients_email_idx').on(t.requestId, sql`lower(${t.email})`),
+    uniqueIndex('receive_request_recipients_secret_idx').on(t.secretHash),
+  ],
+);
+
+/** Upload inboxes: permanent receive points with their own address (/i/{slug}), switched on and off. */
+export const inboxes = pgTable(
+  'inboxes',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    title: text('title').notNull(),
+    description: text('description'),
+    linkMode: text('link_mode').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    /** The inbox /push by the owner's e-mail fills; at most one per owner. */
+    isDefault: boolean('is_default').notNull().default(false),
+    passwordHash: text('password_hash'),
+    allowedExtensions: text('allowed_extensions').array().notNull().default(sql`'{}'::text[]`),
+    maxUploadBytes: bigint('max_upload_bytes', { mode: 'number' }),
+    fileValidityDays: integer('file_validity_days'),
+    fields: jsonb('fields').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    uploadNotification: boolean('upload_notification').notNull().default(true),
+    customization: jsonb('customization')
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('inboxes_link_mode_check', sql`${t.linkMode} IN ('S1', 'S2')`),
+    uniqueIndex('inboxes_slug_idx').on(sql`lower(${t.slug})`),
+    index('inboxes_owner_idx').on(t.ownerId, t.createdAt),
+    uniqueIndex('inboxes_one_default_idx').on(t.ownerId).where(sql`${t.isDefault}`),
+  ],
+);
+
+/** Embeddable upload widgets (/widgets/{widgetId}) of an inbox. */
+export const widgets = pgTable(
+  'widgets',
+  {
+    id: text('id').primaryKey(),
+    inboxId: text('inbox_id')
+      .notNull()
+      .references(() => inboxes.id, { onDelete: 'cascade' }),
+    name: text('name'),
+    theme: jsonb('theme').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    fields: jsonb('fields').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('widgets_inbox_idx').on(t.inboxId, t.createdAt)],
+);
+
+/** What a received (S3) transfer came through, and what its uploader typed. */
+export const receivedUploads = pgTable(
+  'received_uploads',
+  {
+    transferId: text('transfer_id')
+      .primaryKey()
+      .references(() => transfers.id, { onDelete: 'cascade' }),
+    requestId: text('request_id').references(() => receiveRequests.id, { onDelete: 'set null' }),
+    inboxId: text('inbox_id').references(() => inboxes.id, { onDelete: 'set null' }),
+    widgetId: text('widget_id'),
+    viaPush: boolean('via_push').notNull().default(false),
+    /** The request subject or inbox title when it was uploaded. */
+    pointTitle: text('point_title'),
+    recipientId: bigint('recipient_id', { mode: 'number' }).references(() => receiveRequestRecipients.id, {
+      onDelete: 'set null',
+    }),
+    uploaderName: text('uploader_name'),
+    uploaderEmail: text('uploader_email'),
+    message: text('message'),
+    answers: jsonb('answers').$type<unknown[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Whether the owner is mailed about it (the point's switch and the owner's setting, when uploaded). */
+    uploadNotification: boolean('upload_notification').notNull().default(true),
+    /** An S1 inbox mails the uploader a receipt at this address. */
+    receiptTo: text('receipt_to'),
+    uploaderLocale: text('uploader_locale'),
+    uploaderTimeZone: text('uploader_time_zone'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('received_uploads_request_idx').on(t.requestId),
+    index('received_uploads_inbox_idx').on(t.inboxId),
+  ],
 );

@@ -140,6 +140,105 @@ async function completed(p: Person): Promise<string> {
   return t.transferId;
 }
 const mine = (caller: Caller) => caller === 'none' || caller === 'premium';
+/** An addition of one file (not uploaded) to `p`'s sent transfer; its id. */
+async function addition(p: Person): Promise<string> {
+  const res = await api(ferry.baseUrl, `/api/transfer/transfers/${p.sent.transferId}/files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${p.token}` },
+    json: { files: [{ name: 'added.txt', size: 3 }] },
+  });
+  if (res.status !== 201) throw new Error(`add files ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.additionId;
+}
+
+/** A contact of `p`'s address book and a group holding it, made once, left in place (others must not reach it). */
+const books = new Map<string, { contactId: string; groupId: string }>();
+async function bookOf(p: Person): Promise<{ contactId: string; groupId: string }> {
+  const known = books.get(p.uid);
+  if (known) return known;
+  const contact = await freshContact(p);
+  const group = await api(ferry.baseUrl, '/api/user/contact-groups', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${p.token}` },
+    json: { name: `${p.label} group`, contactIds: [contact] },
+  });
+  if (group.status !== 201) throw new Error(`group ${group.status}`);
+  const book = { contactId: contact, groupId: group.body.id as string };
+  books.set(p.uid, book);
+  return book;
+}
+/** A new contact of `p` (for calls that delete one). */
+async function freshContact(p: Person): Promise<string> {
+  const res = await api(ferry.baseUrl, '/api/user/contacts', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${p.token}` },
+    json: { email: fresh('contact') },
+  });
+  if (res.status !== 201) throw new Error(`contact ${res.status}`);
+  return res.body.id;
+}
+
+/** `p`'s receive points, made once: a password-protected request, an inbox with a widget, and an upload into it. */
+interface Points {
+  requestId: string;
+  requestPassword: string;
+  inboxId: string;
+  slug: string;
+  widgetId: string;
+  received: { transferId: string; uploadToken: string };
+}
+const pointsBy = new Map<string, Points>();
+async function as(p: Person, method: string, path: string, json?: unknown): Promise<Record<string, string>> {
+  const res = await api(ferry.baseUrl, path, {
+    method,
+    headers: { authorization: `Bearer ${p.token}` },
+    json,
+  });
+  if (res.status >= 300) throw new Error(`${method} ${path} ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as Record<string, string>;
+}
+async function freshInbox(p: Person): Promise<string> {
+  const inbox = await as(p, 'POST', '/api/receive/inboxes', {
+    slug: `in-${process.pid}-${++n}`,
+    title: 'Inbox',
+  });
+  return inbox.inboxId;
+}
+async function pointsOf(p: Person): Promise<Points> {
+  const known = pointsBy.get(p.uid);
+  if (known) return known;
+  const requestPassword = `${p.label}-request-password`;
+  const request = await as(p, 'POST', '/api/receive/requests', {
+    senderName: 'The requester',
+    subject: 'Documents, please',
+    password: requestPassword,
+  });
+  const inbox = await as(p, 'POST', '/api/receive/inboxes', {
+    slug: `box-${process.pid}-${++n}`,
+    title: 'Box',
+  });
+  const widget = await as(p, 'POST', `/api/receive/inboxes/${inbox.inboxId}/widgets`, { name: 'Site' });
+  const started = await api(ferry.baseUrl, '/api/receive/uploads', {
+    method: 'POST',
+    json: { target: { kind: 'inbox', slug: inbox.slug }, files: [{ name: 'in.txt', size: 2 }] },
+  });
+  if (started.status !== 201) throw new Error(`upload ${started.status}`);
+  await new TusTestClient(ferry.baseUrl, started.body.uploadToken).upload(
+    started.body.transferId,
+    started.body.files[0].id,
+    Buffer.from('in'),
+  );
+  const points = {
+    requestId: request.requestId,
+    requestPassword,
+    inboxId: inbox.inboxId,
+    slug: inbox.slug,
+    widgetId: widget.widgetId,
+    received: { transferId: started.body.transferId, uploadToken: started.body.uploadToken },
+  };
+  pointsBy.set(p.uid, points);
+  return points;
+}
 
 async function person(label: string, plan: 'NONE' | 'PREMIUM'): Promise<Person> {
   const email = fresh(label);
@@ -655,6 +754,31 @@ const TABLE: Record<string, Row> = {
       path: `/api/transfer/transfers/${target.sent.transferId}/files/${target.sent.fileId}`,
     }),
   },
+  'POST /api/transfer/transfers/:transferId/clone': {
+    expect: { anon: 401, none: 201, premium: 201, other: NF },
+    call: ({ target }) => ({ path: `/api/transfer/transfers/${target.sent.transferId}/clone`, body: {} }),
+  },
+  'POST /api/transfer/transfers/:transferId/files': {
+    expect: { anon: 401, none: 201, premium: 201, other: NF },
+    call: ({ target }) => ({
+      path: `/api/transfer/transfers/${target.sent.transferId}/files`,
+      body: { files: [{ name: 'more.txt', size: 4 }] },
+    }),
+  },
+  'POST /api/transfer/transfers/:transferId/additions/:additionId/complete': {
+    // The owner's is refused for its state (its file is not uploaded), not for who asks.
+    expect: { anon: 401, none: [409, 'UPLOAD_INCOMPLETE'], premium: [409, 'UPLOAD_INCOMPLETE'], other: NF },
+    call: async ({ target }) => ({
+      path: `/api/transfer/transfers/${target.sent.transferId}/additions/${await addition(target)}/complete`,
+      body: {},
+    }),
+  },
+  'DELETE /api/transfer/transfers/:transferId/additions/:additionId': {
+    expect: { anon: 401, none: 200, premium: 200, other: NF },
+    call: async ({ target }) => ({
+      path: `/api/transfer/transfers/${target.sent.transferId}/additions/${await addition(target)}`,
+    }),
+  },
 
   // --- downloads: the link is the capability; the password guards the files, whoever is signed in ---
   'GET /api/transfer/downloads/info': {
@@ -680,6 +804,248 @@ const TABLE: Record<string, Row> = {
   'GET /api/transfer/downloads/blob/:token': {
     expect: same(NF),
     call: () => ({ path: '/api/transfer/downloads/blob/forged.token' }),
+  },
+
+  // --- the address book and contact groups: the account's own; another account's are not found ---
+  'GET /api/user/contacts': { expect: own(200), call: () => ({ path: '/api/user/contacts?q=contact' }) },
+  'POST /api/user/contacts': {
+    expect: own(201),
+    call: () => ({ path: '/api/user/contacts', body: { email: fresh('added') } }),
+  },
+  'POST /api/user/contacts/import': {
+    expect: own(200),
+    call: () => ({ path: '/api/user/contacts/import', body: { content: `email\n${fresh('imported')}\n` } }),
+  },
+  'GET /api/user/contacts/export': {
+    expect: own(200),
+    call: () => ({ path: '/api/user/contacts/export?format=vcard' }),
+  },
+  'GET /api/user/contacts/:contactId': {
+    expect: owner(200),
+    call: async ({ target }) => ({ path: `/api/user/contacts/${(await bookOf(target)).contactId}` }),
+  },
+  'PATCH /api/user/contacts/:contactId': {
+    expect: owner(200),
+    call: async ({ target }) => ({
+      path: `/api/user/contacts/${(await bookOf(target)).contactId}`,
+      body: { notes: 'kept' },
+    }),
+  },
+  'DELETE /api/user/contacts/:contactId': {
+    expect: { anon: 401, none: 204, premium: 204, other: 404 },
+    call: async ({ caller, target }) => ({
+      path: `/api/user/contacts/${mine(caller) ? await freshContact(target) : (await bookOf(target)).contactId}`,
+    }),
+  },
+  'GET /api/user/contact-groups': { expect: own(200), call: () => ({ path: '/api/user/contact-groups' }) },
+  'POST /api/user/contact-groups': {
+    expect: own(201),
+    call: () => ({ path: '/api/user/contact-groups', body: { name: fresh('group') } }),
+  },
+  'GET /api/user/contact-groups/:groupId': {
+    expect: owner(200),
+    call: async ({ target }) => ({ path: `/api/user/contact-groups/${(await bookOf(target)).groupId}` }),
+  },
+  'PATCH /api/user/contact-groups/:groupId': {
+    expect: owner(200),
+    call: async ({ target }) => ({
+      path: `/api/user/contact-groups/${(await bookOf(target)).groupId}`,
+      body: { name: `${target.label} group` },
+    }),
+  },
+  'DELETE /api/user/contact-groups/:groupId': {
+    expect: { anon: 401, none: 204, premium: 204, other: 404 },
+    call: async ({ caller, target }) => {
+      if (!mine(caller)) return { path: `/api/user/contact-groups/${(await bookOf(target)).groupId}` };
+      const res = await api(ferry.baseUrl, '/api/user/contact-groups', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${target.token}` },
+        json: { name: fresh('doomed') },
+      });
+      return { path: `/api/user/contact-groups/${res.body.id}` };
+    },
+  },
+  'POST /api/user/contact-groups/:groupId/members': {
+    expect: owner(200),
+    call: async ({ target }) => {
+      const book = await bookOf(target);
+      return {
+        path: `/api/user/contact-groups/${book.groupId}/members`,
+        body: { contactIds: [book.contactId] },
+      };
+    },
+  },
+  'DELETE /api/user/contact-groups/:groupId/members/:contactId': {
+    expect: { anon: 401, none: 200, premium: 200, other: 404 },
+    call: async ({ caller, target }) => {
+      const book = await bookOf(target);
+      if (!mine(caller))
+        return { path: `/api/user/contact-groups/${book.groupId}/members/${book.contactId}` };
+      const member = await freshContact(target);
+      await api(ferry.baseUrl, `/api/user/contact-groups/${book.groupId}/members`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${target.token}` },
+        json: { contactIds: [member] },
+      });
+      return { path: `/api/user/contact-groups/${book.groupId}/members/${member}` };
+    },
+  },
+
+  // --- receiving (S3): requests and inboxes are their owner's; their public pages and uploads are anyone's ---
+  'POST /api/receive/requests': {
+    expect: own(201),
+    call: () => ({ path: '/api/receive/requests', body: { subject: 'Anything' } }),
+  },
+  'GET /api/receive/requests': { expect: own(200), call: () => ({ path: '/api/receive/requests' }) },
+  'GET /api/receive/requests/:requestId': {
+    expect: { ...owner(200), other: [404, 'NOT_FOUND'] },
+    call: async ({ target }) => ({ path: `/api/receive/requests/${(await pointsOf(target)).requestId}` }),
+  },
+  'POST /api/receive/requests/:requestId/close': {
+    expect: { anon: 401, none: 200, premium: 200, other: [404, 'NOT_FOUND'] },
+    call: async ({ caller, target }) => ({
+      path: `/api/receive/requests/${
+        mine(caller)
+          ? (await as(target, 'POST', '/api/receive/requests', {})).requestId
+          : (await pointsOf(target)).requestId
+      }/close`,
+    }),
+  },
+  'GET /api/receive/points/request/:requestId': {
+    expect: same(200),
+    call: async ({ target }) => ({
+      path: `/api/receive/points/request/${(await pointsOf(target)).requestId}`,
+    }),
+  },
+  'GET /api/receive/points/inbox/:slug': {
+    expect: same(200),
+    call: async ({ target }) => ({ path: `/api/receive/points/inbox/${(await pointsOf(target)).slug}` }),
+  },
+  'GET /api/receive/points/widget/:widgetId': {
+    expect: same(200),
+    call: async ({ target }) => ({ path: `/api/receive/points/widget/${(await pointsOf(target)).widgetId}` }),
+  },
+  'GET /api/receive/push': {
+    // By the owner's address: their default inbox, whoever asks (its title, never their address).
+    expect: same(200),
+    call: async ({ target }) => {
+      await pointsOf(target);
+      return { path: `/api/receive/push?to=${encodeURIComponent(target.email)}` };
+    },
+  },
+  'POST /api/receive/check-password': {
+    expect: { anon: [403, 'WRONG_PASSWORD'], none: 200, premium: 200, other: [403, 'WRONG_PASSWORD'] },
+    call: async ({ caller, target }) => {
+      const points = await pointsOf(target);
+      return {
+        path: '/api/receive/check-password',
+        body: {
+          target: { kind: 'request', requestId: points.requestId },
+          password: mine(caller) ? points.requestPassword : 'a guess',
+        },
+      };
+    },
+  },
+  'POST /api/receive/uploads': {
+    expect: same(201),
+    call: async ({ target }) => ({
+      path: '/api/receive/uploads',
+      body: {
+        target: { kind: 'inbox', slug: (await pointsOf(target)).slug },
+        files: [{ name: 'x.txt', size: 1 }],
+      },
+    }),
+  },
+  'GET /api/receive/uploads/:transferId': {
+    // The upload token is the capability (the uploader's).
+    expect: { anon: NF, none: 200, premium: 200, other: NF },
+    call: async ({ caller, target }) => {
+      const { received } = await pointsOf(target);
+      return {
+        path: `/api/receive/uploads/${received.transferId}`,
+        headers: mine(caller) ? { 'x-upload-token': received.uploadToken } : uploadToken(null),
+      };
+    },
+  },
+  'POST /api/receive/uploads/:transferId/complete': {
+    expect: { anon: NF, none: 200, premium: 200, other: NF },
+    call: async ({ caller, who, target }) => {
+      const { received } = await pointsOf(target);
+      return {
+        path: `/api/receive/uploads/${received.transferId}/complete`,
+        headers: mine(caller) ? { 'x-upload-token': received.uploadToken } : uploadToken(who),
+        body: { files: [] },
+      };
+    },
+  },
+  'GET /api/receive/received/:transferId': {
+    expect: { anon: 401, none: 200, premium: 200, other: NF },
+    call: async ({ target }) => {
+      const { received } = await pointsOf(target);
+      // Completed by its uploader first (the row above may not have run yet).
+      await api(ferry.baseUrl, `/api/receive/uploads/${received.transferId}/complete`, {
+        method: 'POST',
+        headers: { 'x-upload-token': received.uploadToken },
+        json: { files: [] },
+      });
+      return { path: `/api/receive/received/${received.transferId}` };
+    },
+  },
+  'GET /api/receive/inboxes': { expect: own(200), call: () => ({ path: '/api/receive/inboxes' }) },
+  'POST /api/receive/inboxes': {
+    expect: own(201),
+    call: () => ({ path: '/api/receive/inboxes', body: { slug: `new-${process.pid}-${++n}`, title: 'New' } }),
+  },
+  'GET /api/receive/inboxes/:inboxId': {
+    expect: { ...owner(200), other: [404, 'NOT_FOUND'] },
+    call: async ({ target }) => ({ path: `/api/receive/inboxes/${(await pointsOf(target)).inboxId}` }),
+  },
+  'PATCH /api/receive/inboxes/:inboxId': {
+    expect: { ...owner(200), other: [404, 'NOT_FOUND'] },
+    call: async ({ target }) => ({
+      path: `/api/receive/inboxes/${(await pointsOf(target)).inboxId}`,
+      body: { title: 'Box' },
+    }),
+  },
+  'DELETE /api/receive/inboxes/:inboxId': {
+    expect: { anon: 401, none: 204, premium: 204, other: [404, 'NOT_FOUND'] },
+    call: async ({ caller, target }) => ({
+      path: `/api/receive/inboxes/${mine(caller) ? await freshInbox(target) : (await pointsOf(target)).inboxId}`,
+    }),
+  },
+  'GET /api/receive/inboxes/:inboxId/widgets': {
+    expect: { ...owner(200), other: [404, 'NOT_FOUND'] },
+    call: async ({ target }) => ({
+      path: `/api/receive/inboxes/${(await pointsOf(target)).inboxId}/widgets`,
+    }),
+  },
+  'POST /api/receive/inboxes/:inboxId/widgets': {
+    expect: { ...owner(201), other: [404, 'NOT_FOUND'] },
+    call: async ({ target }) => ({
+      path: `/api/receive/inboxes/${(await pointsOf(target)).inboxId}/widgets`,
+      body: { name: 'Another' },
+    }),
+  },
+  'GET /api/receive/widgets/:widgetId': {
+    expect: { ...owner(200), other: [404, 'NOT_FOUND'] },
+    call: async ({ target }) => ({ path: `/api/receive/widgets/${(await pointsOf(target)).widgetId}` }),
+  },
+  'PATCH /api/receive/widgets/:widgetId': {
+    expect: { ...owner(200), other: [404, 'NOT_FOUND'] },
+    call: async ({ target }) => ({
+      path: `/api/receive/widgets/${(await pointsOf(target)).widgetId}`,
+      body: { name: 'Site' },
+    }),
+  },
+  'DELETE /api/receive/widgets/:widgetId': {
+    expect: { anon: 401, none: 204, premium: 204, other: [404, 'NOT_FOUND'] },
+    call: async ({ caller, target }) => {
+      const points = await pointsOf(target);
+      const id = mine(caller)
+        ? (await as(target, 'POST', `/api/receive/inboxes/${points.inboxId}/widgets`, {})).widgetId
+        : points.widgetId;
+      return { path: `/api/receive/widgets/${id}` };
+    },
   },
 
   // --- sales ---
@@ -790,6 +1156,14 @@ describe('authorization matrix', () => {
       [ann.uid],
     );
     expect(row).toEqual({ firstname: 'ann-firstname', totp_enabled_at: null });
+    const book = await bookOf(ann);
+    const group = await api(ferry.baseUrl, `/api/user/contact-groups/${book.groupId}`, { headers: asAnn });
+    expect([group.status, group.body.name, group.body.members.map((m: { id: string }) => m.id)]).toEqual([
+      200,
+      'ann group',
+      [book.contactId],
+    ]);
+
     expect(
       (
         await api(ferry.baseUrl, '/api/auth/signin', {

@@ -1,70 +1,43 @@
 import {
-  checkFileName,
   GB,
   PLAN_LIMITS,
   parseEventActor,
   TRANSFER_LIST_TOTAL_CAP,
   type TransferDetail,
-  TransferFileUpdate,
   TransferListQuery,
   type TransferListResponse,
-  TransferRecipientsAdd,
-  type TransferStatus,
-  TransferUpdate,
   transferStatusLabel,
 } from '@ferry/core';
-import type { Logger } from 'pino';
-import type { PgAccountRepository, UserRecord } from '../db/account.repository.js';
+import type { UserRecord } from '../db/account.repository.js';
 import type { DashboardRepository } from '../db/dashboard.repository.js';
-import { AppError } from './app-error.js';
+import type { PgAdditionRepository } from '../db/dashboard-additions.repository.js';
 import type { Authenticated } from './auth.service.js';
-import { buildTimelines, expiryFrom, readCursor, writeCursor } from './dashboard-view.js';
-import type { LimitsService, SenderLimits } from './limits.service.js';
-import { NotificationService } from './notification.service.js';
-import type { NewTransferEvent, PasswordHasher, TransferRecord, TransferRepository } from './ports.js';
-import { downloadLink, type TransferService, type UploadStorage } from './transfer.service.js';
-import { permissionsOf } from './user.service.js';
+import { type DashboardAccess, type DashboardContext, signedIn } from './dashboard-access.js';
+import { buildTimelines, readCursor, writeCursor } from './dashboard-view.js';
+import type { LimitsService } from './limits.service.js';
+import type { NotificationService } from './notification.service.js';
+import type { TransferRecord, TransferRepository } from './ports.js';
+import { downloadLink, type TransferService, toFile } from './transfer.service.js';
 
-/** Where a dashboard request comes from: the origin links start with, and the client's address. */
-export interface DashboardContext {
-  origin: string;
-  ip?: string;
-}
-
-/** Who acts on a transfer, and whose it is. */
-interface Access {
-  transfer: TransferRecord;
-  caller: UserRecord;
-  owner: UserRecord;
-}
-
-/** Statuses whose transfer can be changed from the dashboard (not while uploading, cloning, or once deleted). */
-const EDITABLE: readonly TransferStatus[] = ['ENABLED', 'DISABLED', 'PENDING', 'MODERATING', 'SCANNING'];
-const DAY_MS = 86_400_000;
-
-const notFound = () => new AppError('TRANSFER_NOT_FOUND', 'Unknown transfer, or not yours to manage.');
+export type { DashboardContext } from './dashboard-access.js';
 
 /**
- * The dashboard (/dashboard/transfers): the signed-in user's transfers, sent and received, one transfer's detail,
- * and every change the spec's transfer events name, each recorded as its event. Only the transfer's owner, their
- * team's manager, or a member of that team with TRANSFER_MANAGER may see a detail or change anything; anyone else
- * is told the transfer does not exist.
+ * The dashboard's reading side (/dashboard/transfers): the signed-in user's transfers, sent and received, and one
+ * transfer's detail, which every action (DashboardActionsService, TransferCloneService, FileAdditionService)
+ * answers with. Only the transfer's owner, their team's manager, or a member of that team with TRANSFER_MANAGER
+ * may see a detail (DashboardAccess); anyone else is told the transfer does not exist.
  */
 export class DashboardService {
   constructor(
     private readonly repo: DashboardRepository,
+    private readonly additions: Pick<PgAdditionRepository, 'pending'>,
     private readonly transfers: TransferRepository,
-    private readonly accounts: Pick<PgAccountRepository, 'user'>,
+    private readonly access: DashboardAccess,
     private readonly limits: Pick<LimitsService, 'forSender'>,
-    private readonly transferService: Pick<TransferService, 'summary' | 'applyNotifications'>,
+    private readonly transferService: Pick<TransferService, 'summary'>,
     private readonly notifications: NotificationService,
-    private readonly passwords: PasswordHasher,
-    private readonly uploads: Pick<UploadStorage, 'discardUpload'>,
-    private readonly logger: Logger,
     private readonly now: () => Date = () => new Date(),
   ) {}
-
-  // --- reading -------------------------------------------------------------------------------------------
 
   async list(
     auth: Authenticated | null,
@@ -100,7 +73,7 @@ export class DashboardService {
         statusLabel: transferStatusLabel(r.status),
         name: r.name,
         link:
-          r.direction === 'sent'
+          r.direction === 'sent' || r.type === 'S3' // received S3 transfers are the user's own
             ? downloadLink(ctx.origin, r.id)
             : `${downloadLink(ctx.origin, r.id)}?userSecret=${this.notifications.recipientSecret(r.id, user.email)}`,
         createdAt: r.createdAt.toISOString(),
@@ -127,359 +100,12 @@ export class DashboardService {
     transferId: string,
     ctx: DashboardContext,
   ): Promise<TransferDetail> {
-    const { transfer } = await this.access(auth, transferId);
+    const { transfer } = await this.access.check(auth, transferId);
     return this.detailOf(transfer, ctx.origin);
   }
 
-  // --- changing ------------------------------------------------------------------------------------------
-
-  /** PATCH: name, expiry, password, preview, download limit and the notification switches. */
-  async update(
-    auth: Authenticated | null,
-    transferId: string,
-    input: TransferUpdate,
-    ctx: DashboardContext,
-  ): Promise<TransferDetail> {
-    const patch = TransferUpdate.parse(input);
-    const { transfer, caller, owner } = await this.access(auth, transferId);
-    editable(transfer);
-    const team = await this.limits.forSender(owner.id);
-    if (team?.memberSettings) checkMemberChange(patch, transfer, team.memberSettings);
-    const expiresAt =
-      patch.expiresAt === undefined ? undefined : this.newExpiry(transfer, patch.expiresAt, team);
-    const passwordHash = patch.password ? await this.passwords.hash(patch.password) : undefined;
-    const { downloadConfirmation, expiryReminder, forceEmailWhenDownloadS2 } = patch;
-    if ([downloadConfirmation, expiryReminder, forceEmailWhenDownloadS2].some((v) => v !== undefined))
-      // Its own checks come first, so a refused switch changes nothing; the owner's address needs no proof.
-      await this.transferService.applyNotifications(
-        transfer,
-        { downloadConfirmation, expiryReminder, forceEmailWhenDownloadS2 },
-        { userId: caller.id, plan: team?.plan ?? 'NONE', email: owner.email, ip: ctx.ip, origin: ctx.origin },
-      );
-    const who = actor(caller);
-    await this.repo.withLock(transferId, async (current, tx) => {
-      if (!current) throw notFound();
-      editable(current);
-      if (expiresAt && !this.live(current))
-        throw new AppError('CONFLICT', 'This transfer has expired: its files are deleted.');
-      const set: Parameters<DashboardRepository['update']>[1] = {};
-      const events: NewTransferEvent[] = [];
-      if (patch.name !== undefined && (patch.name || null) !== current.name) {
-        set.name = patch.name || null;
-        events.push({ type: 'RENAMED', actor: who, data: { from: current.name, to: set.name } });
-      }
-      if (expiresAt && expiresAt.getTime() !== current.expiresAt.getTime()) {
-        set.expiresAt = expiresAt;
-        events.push({
-          type: 'EXPIRY_DATE_CHANGED',
-          actor: who,
-          data: { from: current.expiresAt.toISOString(), to: expiresAt.toISOString() },
-        });
-      }
-      if (passwordHash || (patch.password === null && current.passwordHash)) {
-        set.passwordHash = passwordHash ?? null;
-        events.push({ type: 'PASSWORD_CHANGED', actor: who, data: { removed: !passwordHash } });
-      }
-      if (patch.allowPreview !== undefined && patch.allowPreview !== current.allowPreview) {
-        set.allowPreview = patch.allowPreview;
-        events.push({ type: 'PREVIEW_CHANGED', actor: who, data: { allowPreview: patch.allowPreview } });
-      }
-      if (patch.maxDownloads !== undefined && patch.maxDownloads !== current.maxDownloads) {
-        set.maxDownloads = patch.maxDownloads;
-        const [from, to] = [current.maxDownloads, patch.maxDownloads];
-        events.push(
-          from === null
-            ? { type: 'MAX_DOWNLOADS_ADDED', actor: who, data: { to } }
-            : to === null
-              ? { type: 'MAX_DOWNLOADS_REMOVED', actor: who, data: { from } }
-              : { type: 'MAX_DOWNLOADS_CHANGED', actor: who, data: { from, to } },
-        );
-      }
-      await tx.update(transferId, set);
-      await tx.addEvents(transferId, events);
-    });
-    return this.detailOf((await this.transfers.find(transferId))!, ctx.origin);
-  }
-
-  /** S1: new recipients, each mailed their personal link (now, or when the transfer goes out or is enabled). */
-  async addRecipients(
-    auth: Authenticated | null,
-    transferId: string,
-    input: TransferRecipientsAdd,
-    ctx: DashboardContext,
-  ): Promise<TransferDetail> {
-    const { emails } = TransferRecipientsAdd.parse(input);
-    const { transfer, caller, owner } = await this.access(auth, transferId);
-    if (transfer.type !== 'S1')
-      throw new AppError('VALIDATION_FAILED', 'Recipients are for transfers sent by e-mail (S1).');
-    editable(transfer);
-    const max = PLAN_LIMITS[(await this.limits.forSender(owner.id))?.plan ?? 'NONE'].recipients;
-    const added = await this.repo.withLock(transferId, async (current, tx) => {
-      if (!current) throw notFound();
-      editable(current);
-      if (!this.live(current)) throw new AppError('CONFLICT', 'This transfer has expired.');
-      const known = new Set((await tx.recipientEmails(transferId)).map((r) => r.email.toLowerCase()));
-      const fresh: string[] = [];
-      for (const email of emails)
-        if (!known.has(email.toLowerCase())) {
-          known.add(email.toLowerCase());
-          fresh.push(email);
-        }
-      if (known.size > max)
-        throw new AppError('LIMIT_EXCEEDED', 'Too many recipients for your plan.', {
-          limitErrors: [{ limit: 'recipients', max, actual: known.size }],
-        });
-      if (fresh.length === 0) return { ids: [], mailed: false };
-      const ids = await tx.addRecipients(
-        transferId,
-        fresh.map((email) => ({
-          email,
-          secretHash: NotificationService.secretHash(this.notifications.recipientSecret(transferId, email)),
-        })),
-      );
-      // Mailed now when the transfer can go out; otherwise when it does (sender verified, or enabled again).
-      const mailed = current.status === 'ENABLED' && current.senderVerification !== 'pending';
-      await tx.addEvents(
-        transferId,
-        fresh.map((email) => ({ type: 'RECIPIENT_ADDED', actor: actor(caller), data: { email, mailed } })),
-      );
-      return { ids, mailed };
-    });
-    if (added.mailed) await this.notifications.mailRecipients(transferId, added.ids);
-    return this.detailOf((await this.transfers.find(transferId))!, ctx.origin);
-  }
-
-  /** Removes an S1 recipient: their personal link stops working (the last one stays). */
-  async removeRecipient(
-    auth: Authenticated | null,
-    transferId: string,
-    email: string,
-    ctx: DashboardContext,
-  ): Promise<TransferDetail> {
-    const { transfer, caller } = await this.access(auth, transferId);
-    editable(transfer);
-    await this.repo.withLock(transferId, async (current, tx) => {
-      if (!current) throw notFound();
-      editable(current);
-      const recipients = await tx.recipientEmails(transferId);
-      const recipient = recipients.find((r) => r.email.toLowerCase() === email.toLowerCase());
-      if (!recipient) throw new AppError('NOT_FOUND', 'This transfer has no such recipient.');
-      if (recipients.length === 1)
-        throw new AppError(
-          'CONFLICT',
-          'An e-mail transfer keeps at least one recipient: disable it instead.',
-        );
-      await tx.removeRecipient(transferId, recipient.id);
-      await tx.addEvents(transferId, [
-        { type: 'RECIPIENT_REMOVED', actor: actor(caller), data: { email: recipient.email } },
-      ]);
-    });
-    return this.detailOf((await this.transfers.find(transferId))!, ctx.origin);
-  }
-
-  /** ENABLED ↔ DISABLED; a disabled transfer's page and links answer TRANSFER_DISABLED (410). */
-  async setEnabled(
-    auth: Authenticated | null,
-    transferId: string,
-    enabled: boolean,
-    ctx: DashboardContext,
-  ): Promise<TransferDetail> {
-    const { transfer, caller } = await this.access(auth, transferId);
-    editable(transfer);
-    const [from, to] = enabled ? (['DISABLED', 'ENABLED'] as const) : (['ENABLED', 'DISABLED'] as const);
-    const changed = await this.repo.withLock(transferId, async (current, tx) => {
-      if (!current) throw notFound();
-      if (current.status === to) return false;
-      if (current.status !== from)
-        throw new AppError(
-          'CONFLICT',
-          `A transfer that is ${transferStatusLabel(current.status)} cannot be ${enabled ? 'enabled' : 'disabled'}.`,
-        );
-      await tx.update(transferId, { status: to });
-      await tx.addEvents(transferId, [{ type: to, actor: actor(caller) }]);
-      return true;
-    });
-    if (changed && enabled) {
-      // What could not go out while it was disabled goes out now.
-      const now = (await this.transfers.find(transferId))!;
-      if (!now.sentAt) {
-        if (now.senderVerification !== 'pending') await this.notifications.transferReady(transferId);
-      } else await this.notifications.mailRecipients(transferId);
-    }
-    return this.detailOf((await this.transfers.find(transferId))!, ctx.origin);
-  }
-
-  /** Status DELETED, the bytes deleted from storage; names, sizes, hashes and history stay. */
-  async delete(auth: Authenticated | null, transferId: string): Promise<void> {
-    const { transfer, caller } = await this.access(auth, transferId);
-    if (transfer.status === 'DELETED' || transfer.status === 'RETAINED' || transfer.status === 'CLONING')
-      throw new AppError('CONFLICT', `This transfer is ${transferStatusLabel(transfer.status)}.`);
-    const current = await this.repo.withLock(transferId, async (locked, tx) => {
-      if (!locked) throw notFound();
-      if (locked.status === 'DELETED' || locked.status === 'RETAINED' || locked.status === 'CLONING')
-        throw new AppError('CONFLICT', `This transfer is ${transferStatusLabel(locked.status)}.`);
-      const files = await this.transfers.files(transferId);
-      await tx.update(transferId, { status: 'DELETED' });
-      // Spec §3 has no DELETED event: EXPIRED says the files are gone, `reason` says why (as the sweep's does).
-      await tx.addEvents(transferId, [
-        {
-          type: 'EXPIRED',
-          actor: actor(caller),
-          data: {
-            reason: 'deleted',
-            files: files.length,
-            bytes: locked.expiredAt ? 0 : files.reduce((sum, f) => sum + (f.uploadedAt ? f.size : 0), 0),
-          },
-        },
-      ]);
-      return { transfer: locked, files };
-    });
-    if (current.transfer.expiredAt) return;
-    // After the commit: downloads already stop (DELETED). A failure leaves expired_at unset, and the expiry
-    // sweep deletes what is left when the transfer's date comes.
-    let failed = false;
-    for (const f of current.files) {
-      if (!f.uploadId) continue;
-      try {
-        await this.uploads.discardUpload(f.uploadId);
-      } catch (err) {
-        failed = true;
-        this.logger.warn({ err, transferId, fileId: f.id }, 'could not delete a deleted transfer’s file');
-      }
-    }
-    if (!failed) await this.repo.markBytesDeleted(transferId);
-  }
-
-  /** A new name for one file (spec §5 rules, and the team's allowed extensions). */
-  async renameFile(
-    auth: Authenticated | null,
-    transferId: string,
-    fileId: string,
-    input: TransferFileUpdate,
-    ctx: DashboardContext,
-  ): Promise<TransferDetail> {
-    const { name } = TransferFileUpdate.parse(input);
-    const { transfer, caller, owner } = await this.access(auth, transferId);
-    editable(transfer);
-    const settings = (await this.limits.forSender(owner.id))?.memberSettings;
-    const problem = checkFileName(name, { allowedExtensions: settings?.sendAllowedExtensions });
-    if (problem)
-      throw new AppError('INVALID_FILENAME', 'This file name is not allowed.', {
-        details: { files: [{ name, ...problem }] },
-      });
-    await this.repo.withLock(transferId, async (current, tx) => {
-      if (!current) throw notFound();
-      editable(current);
-      const file = await this.transfers.file(transferId, fileId);
-      if (!file) throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
-      if (file.name === name) return;
-      // A file inside a dropped folder keeps its folder.
-      const path = file.relativePath;
-      const relativePath = path === null ? null : `${path.slice(0, path.lastIndexOf('/') + 1)}${name}`;
-      await tx.renameFile(transferId, fileId, name, relativePath);
-      await tx.addEvents(transferId, [
-        { type: 'FILE_RENAMED', actor: actor(caller), data: { fileId, from: file.name, to: name } },
-      ]);
-    });
-    return this.detailOf((await this.transfers.find(transferId))!, ctx.origin);
-  }
-
-  /** Deletes one file and its bytes; the last file cannot be deleted (delete the transfer instead). */
-  async deleteFile(
-    auth: Authenticated | null,
-    transferId: string,
-    fileId: string,
-    ctx: DashboardContext,
-  ): Promise<TransferDetail> {
-    const { transfer, caller } = await this.access(auth, transferId);
-    editable(transfer);
-    const file = await this.repo.withLock(transferId, async (current, tx) => {
-      if (!current) throw notFound();
-      editable(current);
-      const found = await this.transfers.file(transferId, fileId);
-      if (!found) throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
-      if (current.fileCount <= 1)
-        throw new AppError('CONFLICT', 'The last file cannot be deleted: delete the transfer instead.');
-      await tx.deleteFile(transferId, fileId, found.size);
-      await tx.addEvents(transferId, [
-        {
-          type: 'FILE_DELETED',
-          actor: actor(caller),
-          data: { fileId, name: found.relativePath ?? found.name, size: found.size },
-        },
-      ]);
-      return found;
-    });
-    if (file.uploadId && !transfer.expiredAt)
-      await this.uploads.discardUpload(file.uploadId).catch((err) => {
-        this.logger.warn({ err, transferId, fileId }, 'could not delete a deleted file’s bytes');
-      });
-    return this.detailOf((await this.transfers.find(transferId))!, ctx.origin);
-  }
-
-  // --- helpers -------------------------------------------------------------------------------------------
-
-  /**
-   * The transfer, if the caller may manage it: its owner, the owner's team manager, or a member of the owner's
-   * team with TRANSFER_MANAGER. Anyone else learns nothing, not even that it exists.
-   */
-  private async access(auth: Authenticated | null, transferId: string): Promise<Access> {
-    const caller = signedIn(auth);
-    const transfer = await this.transfers.find(transferId);
-    if (!transfer?.ownerId) throw notFound();
-    if (transfer.ownerId === caller.id) return { transfer, caller, owner: caller };
-    const owner = await this.accounts.user(transfer.ownerId);
-    if (!owner) throw notFound();
-    const team = owner.managerId ?? owner.id;
-    const manager = caller.id === team;
-    const transferManager = caller.managerId === team && permissionsOf(caller).includes('TRANSFER_MANAGER');
-    if (!manager && !transferManager) throw notFound();
-    return { transfer, caller, owner };
-  }
-
-  /** Not expired: its date is ahead and its bytes are still stored. */
-  private live(transfer: TransferRecord): boolean {
-    return transfer.expiredAt === null && transfer.expiresAt.getTime() > this.now().getTime();
-  }
-
-  /** A new expiry date: in the future, at most the plan's (or team's forced) validity from creation. */
-  private newExpiry(transfer: TransferRecord, wanted: string, team: SenderLimits | null): Date {
-    if (!this.live(transfer))
-      throw new AppError('CONFLICT', 'This transfer has expired: its files are deleted.');
-    const days = team?.forcedFileValidityInDays ?? PLAN_LIMITS[team?.plan ?? 'NONE'].fileValidityInDays;
-    const latest = new Date(transfer.createdAt.getTime() + days * DAY_MS);
-    const expiresAt = expiryFrom(wanted, latest);
-    if (expiresAt.getTime() <= this.now().getTime())
-      throw new AppError('VALIDATION_FAILED', 'The new expiry date must be in the future.', {
-        details: { field: 'expiresAt' },
-      });
-    if (expiresAt > latest)
-      throw new AppError(
-        'LIMIT_EXCEEDED',
-        'Longer than your plan allows, counted from the transfer’s creation.',
-        {
-          limitErrors: [
-            {
-              limit: 'fileValidityInDays',
-              max: days,
-              actual: Math.ceil((expiresAt.getTime() - transfer.createdAt.getTime()) / DAY_MS),
-            },
-          ],
-          details: { latest: latest.toISOString() },
-        },
-      );
-    return expiresAt;
-  }
-
-  private async storage(user: UserRecord): Promise<{ used: number; limit: number }> {
-    const team = await this.limits.forSender(user.id);
-    return {
-      used: await this.transfers.storageUsed(team?.teamId ?? user.id),
-      limit: PLAN_LIMITS[team?.plan ?? user.planType].storageGB * GB,
-    };
-  }
-
-  private async detailOf(transfer: TransferRecord, origin: string): Promise<TransferDetail> {
+  /** The detail of a transfer the caller was allowed to see (DashboardAccess); every action answers with it. */
+  async detailOf(transfer: TransferRecord, origin: string): Promise<TransferDetail> {
     const files = await this.transfers.files(transfer.id);
     const statuses = await this.notifications.recipientStatuses(transfer);
     const summary = this.transferService.summary(transfer, files, origin, statuses);
@@ -514,53 +140,21 @@ export class DashboardService {
         actor: parseEventActor(e.actor),
         data: e.data ?? {},
       })),
+      // The row's cloned_from column, which TransferRecord leaves out (only the dashboard reads it).
+      clonedFrom: (transfer as TransferRecord & { clonedFrom?: string | null }).clonedFrom ?? null,
+      additions: (await this.additions.pending(transfer.id)).map((a) => ({
+        additionId: a.id,
+        createdAt: a.createdAt.toISOString(),
+        files: a.files.map(toFile),
+      })),
     };
   }
-}
 
-function signedIn(auth: Authenticated | null): UserRecord {
-  if (!auth) throw new AppError('UNAUTHORIZED', 'Sign in first.');
-  return auth.user;
-}
-
-function actor(user: UserRecord): string {
-  return `user:${user.id}`;
-}
-
-function editable(transfer: TransferRecord): void {
-  if (!EDITABLE.includes(transfer.status))
-    throw new AppError(
-      'CONFLICT',
-      `A transfer that is ${transferStatusLabel(transfer.status)} cannot be changed.`,
-      { details: { status: transfer.status } },
-    );
-}
-
-/** What a team's manager lets members do (spec §4), held on their transfers' changes as on their creation. */
-function checkMemberChange(
-  patch: ReturnType<typeof TransferUpdate.parse>,
-  transfer: TransferRecord,
-  settings: NonNullable<SenderLimits['memberSettings']>,
-): void {
-  const refuse = (
-    setting: string,
-    message: string,
-    code: 'FORBIDDEN' | 'VALIDATION_FAILED' = 'FORBIDDEN',
-  ) => {
-    throw new AppError(code, message, { details: { setting } });
-  };
-  if (patch.password === null && settings.requirePassword)
-    refuse('requirePassword', 'Your team requires a password on every transfer.', 'VALIDATION_FAILED');
-  if (patch.password && !settings.passwordOpt && !settings.requirePassword)
-    refuse('passwordOpt', 'Your team does not use passwords on transfers.');
-  if (patch.maxDownloads !== undefined && !settings.downloadLimitOpt)
-    refuse('downloadLimitOpt', 'Your team does not limit downloads.');
-  if (patch.allowPreview === false && !settings.filePreviewOpt)
-    refuse('filePreviewOpt', 'Your team decides about previews: they cannot be turned off here.');
-  if (
-    patch.forceEmailWhenDownloadS2 === false &&
-    transfer.type === 'S2' &&
-    settings.requireForceEmailWhenDownloadS2
-  )
-    refuse('requireForceEmailWhenDownloadS2', 'Your team requires the downloader’s e-mail on links.');
+  private async storage(user: UserRecord): Promise<{ used: number; limit: number }> {
+    const team = await this.limits.forSender(user.id);
+    return {
+      used: await this.transfers.storageUsed(team?.teamId ?? user.id),
+      limit: PLAN_LIMITS[team?.plan ?? user.planType].storageGB * GB,
+    };
+  }
 }

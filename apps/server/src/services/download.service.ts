@@ -30,6 +30,8 @@ export interface DownloadContext {
   userAgent?: string;
   /** Origin the returned URLs start with. */
   origin: string;
+  /** The signed-in caller (session or API token), if any: received (S3) transfers are theirs only. */
+  viewerId?: string | null;
 }
 
 interface BlobTokenPayload {
@@ -70,11 +72,26 @@ export class DownloadService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  private receivedAccess: ((transfer: TransferRecord, userId: string | null) => Promise<boolean>) | null =
+    null;
+
+  /** Received (S3) transfers are downloaded by their owner (or a team manager) only, never by a public link. */
+  restrictReceived(check: (transfer: TransferRecord, userId: string | null) => Promise<boolean>): void {
+    this.receivedAccess = check;
+  }
+
+  private async checkReceived(transfer: TransferRecord, ctx: DownloadContext): Promise<void> {
+    if (transfer.type !== 'S3') return;
+    if (!this.receivedAccess || !(await this.receivedAccess(transfer, ctx.viewerId ?? null)))
+      throw new AppError('TRANSFER_NOT_FOUND', 'This transfer does not exist or is not yours to download.');
+  }
+
   async info(
     query: { transferId: string; password?: string; userSecret?: string },
     ctx: DownloadContext,
   ): Promise<DownloadInfo> {
     const transfer = await this.available(query.transferId);
+    await this.checkReceived(transfer, ctx);
     const recipient = await this.personalLink(transfer, query.userSecret);
     if (recipient) await this.notifications.recipientOpened(recipient);
     let locked = false;
@@ -105,6 +122,7 @@ export class DownloadService {
 
   async checkPassword(transferId: string, password: string, ctx: DownloadContext): Promise<void> {
     const transfer = await this.available(transferId);
+    await this.checkReceived(transfer, ctx);
     if (!transfer.passwordHash) return;
     await this.checkPasswordOf(transfer, password, ctx);
   }
@@ -113,6 +131,7 @@ export class DownloadService {
   async link(rawQuery: DownloadLinkQuery, ctx: DownloadContext): Promise<DownloadLinkResponse> {
     const query = DownloadLinkQuery.parse(rawQuery);
     const transfer = await this.available(query.transferId);
+    await this.checkReceived(transfer, ctx);
     const recipient = await this.personalLink(transfer, query.userSecret);
     if (transfer.passwordHash) {
       if (query.password === undefined)

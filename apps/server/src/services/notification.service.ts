@@ -11,6 +11,7 @@ import {
   deliveryFailed,
   downloadConfirmation,
   expiryReminder,
+  filesAdded,
   type MailContext,
   type RenderedMail,
   senderVerificationCode,
@@ -57,6 +58,12 @@ export interface JobSender {
 
 export interface DispatchJob {
   transferId: string;
+}
+
+/** What received (S3) transfers add to the dispatch and the maintenance tick (ReceiveService). */
+export interface ReceiveHooks {
+  delivered(transferId: string): Promise<void>;
+  remindDue(now: Date): Promise<number>;
 }
 
 export type ConfirmationJob = { transferId: string } & ({ browserCode: string } | { downloadId: number });
@@ -114,6 +121,13 @@ export class NotificationService {
     private readonly logger: Logger,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  private receive: ReceiveHooks | null = null;
+
+  /** Received (S3) transfers: their owner's notification on dispatch, request reminders on the tick. */
+  onReceive(hooks: ReceiveHooks): void {
+    this.receive = hooks;
+  }
 
   // --- links and tokens ----------------------------------------------------------------------------------
 
@@ -363,6 +377,7 @@ export class NotificationService {
       });
       await this.mail.enqueue(this.outgoing(rendered, [transfer.senderEmail], `sum-${transferId}`));
     }
+    if (transfer.type === 'S3') await this.receive?.delivered(transferId);
     await this.store.markSent(transferId);
     return 'sent';
   }
@@ -381,6 +396,36 @@ export class NotificationService {
     for (const r of await this.store.recipients(transferId)) {
       if (wanted ? !wanted.has(r.id) : r.delivery !== null) continue;
       await this.mailRecipient(transfer, files, r);
+      count++;
+    }
+    return count;
+  }
+
+  /**
+   * Tells each recipient of a transfer that went out already that files were added (the dashboard's "add files"
+   * with `notifyRecipients`), with their personal link and the new files; one mail per recipient and addition,
+   * ever. A transfer that has not gone out yet sends its first mails, with every file, when it does. Returns how
+   * many were queued.
+   */
+  async filesAdded(transferId: string, additionId: string, added: TransferFileRecord[]): Promise<number> {
+    const transfer = await this.repo.find(transferId);
+    if (transfer?.status !== 'ENABLED' || !transfer.sentAt || transfer.senderVerification === 'pending')
+      return 0;
+    let count = 0;
+    for (const r of await this.store.recipients(transferId)) {
+      const rendered = await filesAdded(this.context(transfer), {
+        senderName: transfer.senderName,
+        senderEmail: transfer.senderEmail,
+        transferName: transfer.name,
+        files: mailFiles(added),
+        totalSize: added.reduce((sum, f) => sum + f.size, 0),
+        expiresAt: transfer.expiresAt,
+        downloadUrl: this.personalLink(transfer, r.email),
+      });
+      await this.mail.enqueue({
+        ...this.outgoing(rendered, [r.email], `add-${transferId}-${additionId}-${r.id}`),
+        replyTo: transfer.senderEmail ?? undefined,
+      });
       count++;
     }
     return count;
@@ -525,10 +570,17 @@ export class NotificationService {
   // --- the maintenance tick ------------------------------------------------------------------------------
 
   /** Runs every step that is due; each is safe to run on several instances at once. */
-  async tick(): Promise<{ expired: number; reminded: number; redispatched: number; reconfirmed: number }> {
+  async tick(): Promise<{
+    expired: number;
+    reminded: number;
+    requestsReminded: number;
+    redispatched: number;
+    reconfirmed: number;
+  }> {
     const now = this.now();
     const expired = await this.expireDue(now);
     const reminded = await this.remindDue(now);
+    const requestsReminded = (await this.receive?.remindDue(now)) ?? 0;
     // Jobs a crash lost between a commit and its enqueue.
     const unsent = await this.store.unsent(new Date(now.getTime() - 120_000), 100);
     for (const id of unsent) await this.transferReady(id);
@@ -537,7 +589,7 @@ export class NotificationService {
       100,
     );
     for (const s of stale) await this.downloaded(s.transferId, s.downloadId, s.browserCode ?? undefined);
-    return { expired, reminded, redispatched: unsent.length, reconfirmed: stale.length };
+    return { expired, reminded, requestsReminded, redispatched: unsent.length, reconfirmed: stale.length };
   }
 
   /** Deletes the bytes of expired transfers and records EXPIRED; names, sizes, hashes and history stay. */

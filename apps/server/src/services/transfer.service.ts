@@ -60,6 +60,33 @@ export interface UploadStorage {
   uploadBlobKey(uploadId: string): string;
 }
 
+/** Where a signed-in sender's recipients are remembered (ContactsService); it never throws. */
+export interface RecipientMemory {
+  rememberRecipients(userId: string, emails: readonly string[]): Promise<void>;
+}
+
+/**
+ * Uploads of files added to a transfer that went out already (the dashboard's "add files", FileAdditionService):
+ * the same tus route, authorised by the addition's own upload token instead of the transfer's.
+ */
+export interface AddedFileUploads {
+  /** Binds the upload of a file being added when `token` is its addition's; null when it is not (nothing done). */
+  authorizeCreate(
+    token: string | undefined,
+    transferId: string,
+    fileId: string,
+    length: number,
+  ): Promise<{ uploadId: string; size: number } | null>;
+  /** Whether `token` is the upload token of the addition this file being added belongs to. */
+  allows(token: string | undefined, transferId: string, fileId: string): Promise<boolean>;
+  /** Records the finished upload of a file being added; false when no file is being added under that id. */
+  uploaded(
+    transferId: string,
+    fileId: string,
+    digest: { sha256: string; crc32: number; blobKey: string },
+  ): Promise<boolean>;
+}
+
 const UPLOAD_ID = /^([A-Za-z0-9]{16})-([A-Za-z0-9]{6})$/;
 
 export class TransferService {
@@ -70,6 +97,10 @@ export class TransferService {
     private readonly notifications: NotificationService,
     /** A signed-in sender's team limits (spec §4: a member is held to the manager's); none: the actor's own. */
     private readonly teamLimits: Pick<LimitsService, 'forSender'> | null = null,
+    /** The address book: a signed-in sender's S1 recipients are saved as contacts (addressBookSettings.autoSave). */
+    private readonly recipientMemory: RecipientMemory | null = null,
+    /** Files added from the dashboard to a transfer that went out already: their uploads take the same route. */
+    private readonly addedFiles: AddedFileUploads | null = null,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -78,6 +109,15 @@ export class TransferService {
     requested: Actor,
   ): Promise<TransferCreateResponse & { uploadToken: string }> {
     const request = TransferCreateRequest.parse(input);
+    // Received transfers are made by an upload into a request or inbox (ReceiveService), never directly.
+    if (request.type === 'S3')
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'Received transfers (S3) are made by uploading into a request or inbox.',
+        {
+          details: { field: 'type' },
+        },
+      );
     const actor = await this.withTeamLimits(requested);
     if (actor.memberSettings) checkMemberSettings(request, actor.memberSettings);
     this.checkNames(request.files, actor.memberSettings?.sendAllowedExtensions);
@@ -155,25 +195,7 @@ export class TransferService {
     const id = newTransferId();
     const uploadToken = randomToken();
     const now = this.now();
-    const usedIds = new Set<string>();
-    const files = request.files.map((f, position) => {
-      let fileId = newFileId();
-      while (usedIds.has(fileId)) fileId = newFileId();
-      usedIds.add(fileId);
-      return {
-        transferId: id,
-        id: fileId,
-        position,
-        name: f.name,
-        relativePath: f.relativePath ?? null,
-        size: f.size,
-        sha256: null,
-        crc32: null,
-        uploadId: null,
-        blobKey: null,
-        uploadedAt: null,
-      };
-    });
+    const files = newFileRows(id, request.files);
     const transfer = {
       id,
       type: request.type,
@@ -233,6 +255,9 @@ export class TransferService {
         },
       );
     }
+    // After the transfer is stored, outside its transaction: the address book never fails a send.
+    if (isS1 && actor.userId && this.recipientMemory)
+      await this.recipientMemory.rememberRecipients(actor.userId, recipients).catch(() => undefined);
     if (senderVerification === 'pending') {
       const stored = await this.repo.find(id);
       await this.notifications.sendCode(stored!, { resend: false, ip: actor.ip });
@@ -371,6 +396,8 @@ export class TransferService {
   ) {
     if (!meta.transferId || !meta.fileId)
       throw new AppError('VALIDATION_FAILED', 'Upload-Metadata needs transferId and fileId.');
+    const added = await this.addedFiles?.authorizeCreate(token, meta.transferId, meta.fileId, length);
+    if (added) return added;
     const transfer = await this.authorizedTransfer(meta.transferId, token);
     const file = await this.repo.file(transfer.id, meta.fileId);
     if (!file) throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
@@ -391,16 +418,16 @@ export class TransferService {
   async authorizeUploadRequest(token: string | undefined, uploadId: string): Promise<void> {
     const match = UPLOAD_ID.exec(uploadId);
     if (!match) throw new AppError('NOT_FOUND', 'Unknown upload.');
+    if (await this.addedFiles?.allows(token, match[1]!, match[2]!)) return;
     await this.authorizedTransfer(match[1]!, token);
   }
 
   async uploadFinished(uploadId: string, digest: { sha256: string; crc32: number }): Promise<void> {
     const match = UPLOAD_ID.exec(uploadId);
     if (!match) throw new AppError('NOT_FOUND', 'Unknown upload.');
-    await this.repo.markFileUploaded(match[1]!, match[2]!, {
-      ...digest,
-      blobKey: this.storage.uploadBlobKey(uploadId),
-    });
+    const finished = { ...digest, blobKey: this.storage.uploadBlobKey(uploadId) };
+    if (await this.addedFiles?.uploaded(match[1]!, match[2]!, finished)) return;
+    await this.repo.markFileUploaded(match[1]!, match[2]!, finished);
   }
 
   async uploadState(transferId: string, token: string | undefined, origin: string): Promise<TransferSummary> {
@@ -530,25 +557,7 @@ export class TransferService {
   }
 
   private checkNames(files: TransferCreateRequest['files'], allowedExtensions?: readonly string[]): void {
-    const problems: Array<{ name: string; key: string; extensions?: string[] }> = [];
-    for (const f of files) {
-      const problem =
-        checkFileName(f.name, {
-          allowedExtensions: allowedExtensions ? [...allowedExtensions] : undefined,
-        }) ??
-        (f.relativePath !== undefined
-          ? (checkRelativePath(f.relativePath) ??
-            (f.relativePath === f.name || f.relativePath.endsWith(`/${f.name}`)
-              ? null
-              : { key: 'uploader:notif_invalid_filename' as const }))
-          : null);
-      if (problem)
-        problems.push({
-          name: f.relativePath ?? f.name,
-          key: problem.key,
-          ...('extensions' in problem && problem.extensions ? { extensions: problem.extensions } : {}),
-        });
-    }
+    const problems = fileNameProblems(files, allowedExtensions);
     if (problems.length > 0) {
       throw new AppError('INVALID_FILENAME', `${problems.length} file name(s) are not allowed.`, {
         details: { files: problems },
@@ -654,4 +663,64 @@ export function checkMemberSettings(request: TransferCreateRequest, settings: Up
       'Your team decides about previews: they cannot be turned off here.',
       'FORBIDDEN',
     );
+}
+
+/** A file name refused by spec §5 (or an allowed-extension list), with the i18n key of its notice. */
+export interface FileNameRefusal {
+  name: string;
+  key: string;
+  extensions?: string[];
+}
+
+/** Every file whose name (or folder path) breaks spec §5 or is not in `allowedExtensions` (when non-empty). */
+export function fileNameProblems(
+  files: ReadonlyArray<{ name: string; relativePath?: string }>,
+  allowedExtensions?: readonly string[],
+): FileNameRefusal[] {
+  const problems: FileNameRefusal[] = [];
+  for (const f of files) {
+    const problem =
+      checkFileName(f.name, {
+        allowedExtensions: allowedExtensions ? [...allowedExtensions] : undefined,
+      }) ??
+      (f.relativePath !== undefined
+        ? (checkRelativePath(f.relativePath) ??
+          (f.relativePath === f.name || f.relativePath.endsWith(`/${f.name}`)
+            ? null
+            : { key: 'uploader:notif_invalid_filename' as const }))
+        : null);
+    if (problem)
+      problems.push({
+        name: f.relativePath ?? f.name,
+        key: problem.key,
+        ...('extensions' in problem && problem.extensions ? { extensions: problem.extensions } : {}),
+      });
+  }
+  return problems;
+}
+
+/** The rows of a new transfer's files, in the order given, each with its own random id. */
+export function newFileRows(
+  transferId: string,
+  files: ReadonlyArray<{ name: string; size: number; relativePath?: string }>,
+): Array<Omit<TransferFileRecord, 'createdAt'>> {
+  const usedIds = new Set<string>();
+  return files.map((f, position) => {
+    let fileId = newFileId();
+    while (usedIds.has(fileId)) fileId = newFileId();
+    usedIds.add(fileId);
+    return {
+      transferId,
+      id: fileId,
+      position,
+      name: f.name,
+      relativePath: f.relativePath ?? null,
+      size: f.size,
+      sha256: null,
+      crc32: null,
+      uploadId: null,
+      blobKey: null,
+      uploadedAt: null,
+    };
+  });
 }

@@ -42,4 +42,22 @@ export interface Storage {
   uploadBlobKey(uploadId: string): string;
   /** Streams bytes [0, end) of an upload still in progress, or null where the store cannot. */
   readPartialUpload(uploadId: string, end: number): Promise<Readable | null>;
+  /**
+   * Makes `targetUploadId` a finished upload holding the bytes of the blob `sourceKey`, without the bytes passing
+   * through Ferry and, where the store allows, without storing them twice: a hard link on local disk (a
+   * copy-on-write clone, else a copy, where links are refused), a server-side copy on S3 (CopyObject, or
+   * UploadPartCopy for large objects). The target is then like any finished upload: read at
+   * `uploadBlobKey(targetUploadId)`, known to tus, removed by `tusStore.remove`; removing the source later leaves it
+   * whole. Idempotent: run again after a crash, it finishes the copy or finds it done. Rejects when the source is
+   * missing (`BlobMissingError`).
+   */
+  copyUpload(sourceKey: string, targetUploadId: string): Promise<void>;
+}
+
+/** The blob a copy was asked to start from does not exist (deleted, expired). */
+export class BlobMissingError extends Error {
+  constructor(readonly key: string) {
+    super(`no blob ${key} to copy from`);
+    this.name = 'BlobMissingError';
+  }
 }

@@ -1,15 +1,18 @@
-import { createReadStream } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { constants, createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { FileStore } from '@tus/file-store';
-import type { BlobStore, ByteRange, Storage } from './blob-store.js';
+import { Upload } from '@tus/utils';
+import { BlobMissingError, type BlobStore, type ByteRange, type Storage } from './blob-store.js';
 
 /** Blobs as files under one root folder on local disk. */
 export class LocalBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
 
-  private resolve(key: string): string {
+  /** The file a key names; throws for a key that would leave the store's folder. */
+  resolve(key: string): string {
     const full = path.resolve(this.root, key);
     if (!full.startsWith(this.root + path.sep)) throw new Error(`blob key escapes the store: ${key}`);
     return full;
@@ -49,13 +52,71 @@ export async function createLocalStorage(root: string): Promise<Storage> {
   const uploads = path.join(absolute, 'uploads');
   await fs.mkdir(uploads, { recursive: true });
   const blobs = new LocalBlobStore(absolute);
+  const tusStore = new FileStore({ directory: uploads });
   return {
     blobs,
-    tusStore: new FileStore({ directory: uploads }),
+    tusStore,
     uploadBlobKey: (uploadId) => `uploads/${uploadId}`,
     async readPartialUpload(uploadId, end) {
       if (end <= 0) return null;
       return blobs.read(`uploads/${uploadId}`, { start: 0, end: end - 1 });
     },
+    async copyUpload(sourceKey, targetUploadId) {
+      const source = blobs.resolve(sourceKey);
+      const target = blobs.resolve(`uploads/${targetUploadId}`);
+      const size = await shareFile(source, target, sourceKey);
+      await tusStore.configstore.set(
+        targetUploadId,
+        new Upload({
+          id: targetUploadId,
+          size,
+          offset: size,
+          metadata: {},
+          creation_date: new Date().toISOString(),
+        }),
+      );
+    },
   };
+}
+
+/** link(2) errors that mean "this file system does not do hard links here", not "something is wrong". */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EMLINK', 'ENOSYS']);
+
+/**
+ * Makes `target` hold the bytes of `source` without a second copy: a hard link (both names are the same file,
+ * deleting one leaves the other); where the file system refuses links, a copy-on-write clone (btrfs, XFS, APFS),
+ * and only where that is impossible too, a copy. A finished target is left as it is. Returns the size.
+ */
+async function shareFile(source: string, target: string, sourceKey: string): Promise<number> {
+  let stat: Awaited<ReturnType<typeof fs.stat>>;
+  try {
+    stat = await fs.stat(source);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobMissingError(sourceKey);
+    throw error;
+  }
+  try {
+    await fs.link(source, target);
+    return stat.size;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EEXIST') {
+      // A link (or a renamed whole copy) made by an earlier run: done. Anything else there is replaced.
+      const existing = await fs.stat(target);
+      if ((existing.ino === stat.ino && existing.dev === stat.dev) || existing.size === stat.size)
+        return stat.size;
+      await fs.rm(target, { force: true });
+      return shareFile(source, target, sourceKey);
+    }
+    if (!NO_LINKS.has(code)) throw error;
+  }
+  // Copied under a temporary name and renamed: the target never exists half written.
+  const partial = `${target}.${randomBytes(4).toString('hex')}.copying`;
+  try {
+    await fs.copyFile(source, partial, constants.COPYFILE_FICLONE);
+    await fs.rename(partial, target);
+  } finally {
+    await fs.rm(partial, { force: true });
+  }
+  return stat.size;
 }

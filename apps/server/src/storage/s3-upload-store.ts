@@ -1,5 +1,5 @@
 import { S3Store } from '@tus/s3-store';
-import { ERRORS, type Upload } from '@tus/utils';
+import { ERRORS, TUS_RESUMABLE, Upload } from '@tus/utils';
 
 /** True for S3's "no such thing" answers: a 404 without a body (HEAD), NoSuchKey, NoSuchUpload. */
 export function isS3NotFound(error: unknown): boolean {
@@ -38,6 +38,27 @@ export class FerryS3Store extends S3Store {
 
   override async remove(id: string): Promise<void> {
     if (!(await this.purge(id))) throw ERRORS.FILE_NOT_FOUND;
+  }
+
+  /**
+   * Records `id` as a finished upload of `size` bytes whose object was written another way (a server-side copy):
+   * its `.info` names no live multipart upload, which tus reads as "complete" (S3 answers NoSuchUpload).
+   */
+  async recordFinished(id: string, size: number): Promise<void> {
+    await this.clearCache(id);
+    const upload = new Upload({
+      id,
+      size,
+      offset: size,
+      metadata: {},
+      creation_date: new Date().toISOString(),
+    });
+    await this.client.putObject({
+      Bucket: this.bucket,
+      Key: this.infoKey(id),
+      Body: JSON.stringify(upload),
+      Metadata: { 'upload-id': 'copied', 'tus-version': TUS_RESUMABLE },
+    });
   }
 
   /**

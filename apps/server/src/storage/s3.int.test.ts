@@ -30,7 +30,10 @@ const options = (extra: Partial<S3StorageOptions> = {}): S3StorageOptions => ({
   ...extra,
 });
 
-describeStorageContract('S3 (s3rver)', async () => createS3Storage(options()));
+// Copies above 5 MiB go part by part (UploadPartCopy), as those above 5 GiB do with the default.
+describeStorageContract('S3 (s3rver)', async () =>
+  createS3Storage(options({ singleCopyMaxBytes: 5 * 1024 * 1024 })),
+);
 
 /** Uploads bytes through the storage's tus store in one write; returns the blob key. */
 async function put(storage: Storage, data: Buffer): Promise<string> {
@@ -77,6 +80,28 @@ describe('S3 storage', () => {
     const part = await fetch(url, { headers: { range: 'bytes=100-199' } });
     expect(part.status).toBe(206);
     expect(Buffer.from(await part.arrayBuffer()).equals(data.subarray(100, 200))).toBe(true);
+  });
+
+  it('copies blobs inside the bucket: CopyObject, or UploadPartCopy above the single-copy size; never a GET', async () => {
+    const storage = createS3Storage(options({ singleCopyMaxBytes: 5 * 1024 * 1024 }));
+    const small = await put(storage, randomBytes(1000));
+    const large = await put(storage, randomBytes(11 * 1024 * 1024));
+    const before = s3.requests.length;
+    const [smallCopy, largeCopy] = [
+      `${randomBytes(8).toString('hex')}-abc123`,
+      `${randomBytes(8).toString('hex')}-abc124`,
+    ];
+    await storage.copyUpload(small, smallCopy);
+    await storage.copyUpload(large, largeCopy);
+    const seen = s3.requests.slice(before);
+    const copies = seen.filter((r) => r.copySource !== null);
+    expect(copies.map((r) => [r.path, r.copySource, r.query.partNumber ?? null])).toEqual([
+      [`/${s3.bucket}/${smallCopy}`, `${s3.bucket}/${small}`, null],
+      ...[1, 2, 3].map((n) => [`/${s3.bucket}/${largeCopy}`, `${s3.bucket}/${large}`, String(n)]),
+    ]);
+    // The bytes never came to Ferry: no object was read, only looked at (HEAD).
+    expect(seen.filter((r) => r.method === 'GET' && !('uploadId' in r.query))).toEqual([]);
+    expect(await storage.blobs.size(largeCopy)).toBe(11 * 1024 * 1024);
   });
 
   it('aborts the multipart upload of an unfinished upload when its blob is deleted', async () => {

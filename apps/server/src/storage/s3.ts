@@ -1,14 +1,25 @@
 import { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
   S3Client,
   type S3ClientConfig,
+  UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { contentDisposition } from '../lib/content-disposition.js';
-import type { BlobStore, ByteRange, PresignOptions, Storage } from './blob-store.js';
+import {
+  BlobMissingError,
+  type BlobStore,
+  type ByteRange,
+  type PresignOptions,
+  type Storage,
+} from './blob-store.js';
 import { FerryS3Store, isS3NotFound } from './s3-upload-store.js';
 
 /** One bucket and the settings to reach it. */
@@ -24,7 +35,19 @@ export interface S3StorageOptions {
   partSizeBytes: number;
   /** Whether downloads may be sent straight to the bucket with a presigned URL. */
   presignedDownloads: boolean;
+  /**
+   * Objects up to this size are copied with one CopyObject (S3 allows up to 5 GiB); larger ones part by part
+   * with UploadPartCopy. Default 5 GiB.
+   */
+  singleCopyMaxBytes?: number;
 }
+
+const GiB = 1024 ** 3;
+/** S3's caps: 5 GiB for CopyObject and for one part, 10 000 parts per multipart upload. */
+const MAX_SINGLE_COPY = 5 * GiB;
+const MAX_PARTS = 10_000;
+/** Part copies running at once for one object. */
+const PART_COPY_CONCURRENCY = 4;
 
 /** SigV4 presigned URLs live at most seven days. */
 const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
@@ -83,6 +106,65 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  /**
+   * Copies a blob inside the bucket, the store doing the work: no byte passes through Ferry. A target already
+   * holding an object of the source's size is a copy done by an earlier run (both ways below write the target
+   * atomically, at their last step). Returns the size.
+   */
+  async copy(sourceKey: string, targetKey: string, singleCopyMaxBytes: number, partSize: number) {
+    const size = await this.size(sourceKey);
+    if (size === null) throw new BlobMissingError(sourceKey);
+    if ((await this.size(targetKey)) === size) return size;
+    const CopySource = `${this.bucket}/${encodeURIComponent(sourceKey)}`;
+    if (size <= Math.min(singleCopyMaxBytes, MAX_SINGLE_COPY)) {
+      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: targetKey, CopySource }));
+      return size;
+    }
+    const part = Math.min(MAX_SINGLE_COPY, Math.max(partSize, Math.ceil(size / MAX_PARTS)));
+    const { UploadId } = await this.client.send(
+      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: targetKey }),
+    );
+    try {
+      const count = Math.ceil(size / part);
+      const etags: string[] = new Array(count);
+      let next = 0;
+      const worker = async () => {
+        for (let n = next++; n < count; n = next++) {
+          const start = n * part;
+          const end = Math.min(size, start + part) - 1;
+          const { CopyPartResult } = await this.client.send(
+            new UploadPartCopyCommand({
+              Bucket: this.bucket,
+              Key: targetKey,
+              UploadId,
+              PartNumber: n + 1,
+              CopySource,
+              CopySourceRange: `bytes=${start}-${end}`,
+            }),
+          );
+          if (!CopyPartResult?.ETag) throw new Error(`S3 gave no ETag for part ${n + 1} of ${targetKey}`);
+          etags[n] = CopyPartResult.ETag;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(PART_COPY_CONCURRENCY, count) }, worker));
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: targetKey,
+          UploadId,
+          MultipartUpload: { Parts: etags.map((ETag, i) => ({ ETag, PartNumber: i + 1 })) },
+        }),
+      );
+    } catch (error) {
+      // Parts already copied would otherwise stay billed in the bucket until a lifecycle rule removes them.
+      await this.client
+        .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: targetKey, UploadId }))
+        .catch(() => undefined);
+      throw error;
+    }
+    return size;
+  }
+
   /** Deletes the blob and whatever its tus upload left beside it (`.info`, `.part`, an unfinished upload). */
   async delete(key: string): Promise<void> {
     await this.uploads.purge(key);
@@ -114,10 +196,20 @@ export function createS3Storage(options: S3StorageOptions): Storage & { blobs: S
     partSize: options.partSizeBytes,
     s3ClientConfig: { ...config, bucket: options.bucket },
   });
+  const blobs = new S3BlobStore(new S3Client(config), options.bucket, tusStore, options);
   return {
-    blobs: new S3BlobStore(new S3Client(config), options.bucket, tusStore, options),
+    blobs,
     tusStore,
     uploadBlobKey: (uploadId) => uploadId,
+    async copyUpload(sourceKey, targetUploadId) {
+      const size = await blobs.copy(
+        sourceKey,
+        targetUploadId,
+        options.singleCopyMaxBytes ?? MAX_SINGLE_COPY,
+        options.partSizeBytes,
+      );
+      await tusStore.recordFinished(targetUploadId, size);
+    },
     // The bytes of an unfinished upload cannot be read back: its parts become readable only once S3 joins them
     // at CompleteMultipartUpload (ListParts gives sizes and ETags, not content). So after a restart, or when
     // another instance took the upload over, the hashing store hashes the finished blob whole instead.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Upload } from '@tus/utils';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Storage } from './blob-store.js';
+import { BlobMissingError, type Storage } from './blob-store.js';
 
 const MiB = 1024 * 1024;
 
@@ -133,6 +133,50 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
       const prefix = await storage.readPartialUpload(id, 200_000);
       if (prefix) expect((await collect(prefix)).equals(data.subarray(0, 200_000))).toBe(true);
       else expect(prefix).toBeNull();
+    });
+
+    it('copies a blob into a new finished upload, large or small, that outlives its source', async () => {
+      // `big` is copied part by part where the store copies large objects that way (S3 in the contract run).
+      const bigCopy = newUploadId();
+      await storage.copyUpload(bigKey, bigCopy);
+      const bigCopyKey = storage.uploadBlobKey(bigCopy);
+      expect(await storage.blobs.size(bigCopyKey)).toBe(big.length);
+      expect((await collect(await storage.blobs.read(bigCopyKey))).equals(big)).toBe(true);
+      expect(await storage.tusStore.getUpload(bigCopy)).toMatchObject({
+        size: big.length,
+        offset: big.length,
+      });
+      const range = await collect(
+        await storage.blobs.read(bigCopyKey, { start: 5 * MiB - 10, end: 5 * MiB + 9 }),
+      );
+      expect(range.equals(big.subarray(5 * MiB - 10, 5 * MiB + 10))).toBe(true);
+
+      const data = randomBytes(100_000);
+      const source = await upload(data);
+      const copy = newUploadId();
+      await storage.copyUpload(storage.uploadBlobKey(source), copy);
+      // Once more (a retried job): done already, nothing changes.
+      await storage.copyUpload(storage.uploadBlobKey(source), copy);
+      await storage.blobs.delete(storage.uploadBlobKey(source));
+      expect(await storage.blobs.size(storage.uploadBlobKey(source))).toBeNull();
+      const copyKey = storage.uploadBlobKey(copy);
+      expect((await collect(await storage.blobs.read(copyKey))).equals(data)).toBe(true);
+      await storage.tusStore.remove(copy);
+      expect(await storage.blobs.size(copyKey)).toBeNull();
+      await expect(storage.tusStore.getUpload(copy)).rejects.toThrow();
+    });
+
+    it('copies an empty blob, and refuses to copy a missing one', async () => {
+      const id = newUploadId();
+      await storage.tusStore.create(new Upload({ id, size: 0, offset: 0, metadata: {} }));
+      const copy = newUploadId();
+      await storage.copyUpload(storage.uploadBlobKey(id), copy);
+      expect(await storage.blobs.size(storage.uploadBlobKey(copy))).toBe(0);
+      const missing = newUploadId();
+      await expect(storage.copyUpload(storage.uploadBlobKey(newUploadId()), missing)).rejects.toBeInstanceOf(
+        BlobMissingError,
+      );
+      expect(await storage.blobs.size(storage.uploadBlobKey(missing))).toBeNull();
     });
 
     it('answers ping', async () => {

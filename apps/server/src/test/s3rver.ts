@@ -14,6 +14,7 @@ interface S3rverContext {
   method: string;
   path: string;
   query: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | string[] | undefined>;
   req: IncomingMessage;
   status: number;
   type: string;
@@ -51,11 +52,23 @@ interface S3rverApp {
 }
 const S3rver = createRequire(import.meta.url)('s3rver') as new (options: object) => S3rverApp;
 
+/** One request s3rver received (for tests that check what Ferry asked of the store). */
+export interface S3Request {
+  method: string;
+  /** `/bucket/key`, decoded. */
+  path: string;
+  query: Record<string, string | string[] | undefined>;
+  /** The `x-amz-copy-source` header of a server-side copy. */
+  copySource: string | null;
+}
+
 export interface TestS3 {
   endpoint: string;
   bucket: string;
   accessKeyId: string;
   secretAccessKey: string;
+  /** Every request received, oldest first. */
+  requests: S3Request[];
   close(): Promise<void>;
 }
 
@@ -78,7 +91,18 @@ export async function startTestS3(
     configureBuckets: [bucket, ...(options.extraBuckets ?? [])].map((name) => ({ name, configs: [] })),
   });
   fixFilesystemStore(server.store);
+  const requests: S3Request[] = [];
   server.middleware.unshift(multipartExtras);
+  server.middleware.unshift(async (ctx, next) => {
+    const copySource = ctx.headers['x-amz-copy-source'];
+    requests.push({
+      method: ctx.method,
+      path: decodeURIComponent(ctx.path),
+      query: { ...ctx.query },
+      copySource: typeof copySource === 'string' ? decodeURIComponent(copySource) : null,
+    });
+    await next();
+  });
   // With `silent`, an exception inside s3rver reaches the client only as a bare 500 InternalError: name its cause.
   server.on('error', (error, ctx) => {
     if (!(Number(error.status) < 500) && !ctx.headerSent && ctx.writable)
@@ -91,6 +115,7 @@ export async function startTestS3(
     // s3rver's built-in account
     accessKeyId: 'S3RVER',
     secretAccessKey: 'S3RVER',
+    requests,
     async close() {
       await server.close();
       await fs.rm(directory, { recursive: true, force: true });
@@ -153,16 +178,20 @@ async function writeFile(file: string, content: Readable | Buffer): Promise<Writ
   return { size, md5: md5.digest('hex') };
 }
 
-/** ListParts (GET) and AbortMultipartUpload (DELETE) on `/{bucket}/{key}?uploadId=…`; all else goes on. */
+/**
+ * ListParts (GET), AbortMultipartUpload (DELETE) and UploadPartCopy (PUT with `x-amz-copy-source`) on
+ * `/{bucket}/{key}?uploadId=…`; all else goes on.
+ */
 async function multipartExtras(ctx: S3rverContext, next: () => Promise<void>): Promise<void> {
   const uploadId = ctx.query.uploadId;
   const [bucket, ...keyParts] = ctx.path.slice(1).split('/').map(decodeURIComponent);
   const isList = ctx.method === 'GET' && ctx.query.partNumber === undefined;
+  const isPartCopy = ctx.method === 'PUT' && typeof ctx.headers['x-amz-copy-source'] === 'string';
   if (
     typeof uploadId !== 'string' ||
     !bucket ||
     keyParts.length === 0 ||
-    (!isList && ctx.method !== 'DELETE')
+    (!isList && !isPartCopy && ctx.method !== 'DELETE')
   )
     return next();
   const key = keyParts.join('/');
@@ -187,6 +216,7 @@ async function multipartExtras(ctx: S3rverContext, next: () => Promise<void>): P
     ctx.status = 204;
     return;
   }
+  if (isPartCopy) return uploadPartCopy(ctx, bucket, uploadId);
   const marker = Number(ctx.query['part-number-marker'] ?? 0);
   const maxParts = Number(ctx.query['max-parts'] ?? 1000);
   const numbers = (await fs.readdir(dir))
@@ -225,6 +255,37 @@ async function multipartExtras(ctx: S3rverContext, next: () => Promise<void>): P
         IsTruncated: String(numbers.length > page.length),
       },
       parts.join(''),
+      S3_NAMESPACE,
+    );
+}
+
+/** UploadPartCopy: the part is read from the source object (a byte range of it) inside the store. */
+async function uploadPartCopy(ctx: S3rverContext, bucket: string, uploadId: string): Promise<void> {
+  const source = decodeURIComponent(String(ctx.headers['x-amz-copy-source'])).replace(/^\//, '');
+  const [sourceBucket, ...sourceKey] = source.split('/');
+  const range = /^bytes=(\d+)-(\d+)$/.exec(String(ctx.headers['x-amz-copy-source-range'] ?? ''));
+  const object = await ctx.store.getObject(
+    sourceBucket!,
+    sourceKey.join('/'),
+    range ? { start: Number(range[1]), end: Number(range[2]) } : undefined,
+  );
+  if (!object?.content) {
+    ctx.status = 404;
+    ctx.type = 'application/xml';
+    ctx.body =
+      XML_DECLARATION +
+      element('Error', { Code: 'NoSuchKey', Message: 'The specified key does not exist.', Key: source });
+    return;
+  }
+  const written = await ctx.store.putPart(bucket, uploadId, String(ctx.query.partNumber), object.content);
+  ctx.status = 200;
+  ctx.type = 'application/xml';
+  ctx.body =
+    XML_DECLARATION +
+    element(
+      'CopyPartResult',
+      { LastModified: new Date().toISOString(), ETag: `"${written.md5}"` },
+      '',
       S3_NAMESPACE,
     );
 }

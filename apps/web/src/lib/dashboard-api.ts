@@ -1,5 +1,9 @@
 import {
+  type TransferCloneRequest,
   TransferDetail,
+  type TransferFileInput,
+  TransferFilesAddResponse,
+  type TransferFilesComplete,
   type TransferFileUpdate,
   type TransferListQuery,
   TransferListResponse,
@@ -68,6 +72,41 @@ export function renameFile(id: string, fileId: string, body: TransferFileUpdate)
 
 export function deleteFile(id: string, fileId: string): Promise<TransferDetail> {
   return apiRequest(`${base(id)}/files/${encodeURIComponent(fileId)}`, {
+    method: 'DELETE',
+    schema: TransferDetail,
+  });
+}
+
+/** POST /transfer/transfers/{id}/clone: the new transfer (CLONING until its files are copied). */
+export function cloneTransfer(id: string, body: TransferCloneRequest): Promise<TransferDetail> {
+  return apiRequest(`${base(id)}/clone`, { method: 'POST', body, schema: TransferDetail });
+}
+
+/** POST /transfer/transfers/{id}/files: ids, upload token and tus endpoint for the files to add. */
+export function addFiles(id: string, files: TransferFileInput[]): Promise<TransferFilesAddResponse> {
+  return apiRequest(`${base(id)}/files`, {
+    method: 'POST',
+    body: { files },
+    schema: TransferFilesAddResponse,
+  });
+}
+
+/** POST …/additions/{additionId}/complete: the uploaded files join the transfer. */
+export function completeAddition(
+  id: string,
+  additionId: string,
+  body: TransferFilesComplete,
+): Promise<TransferDetail> {
+  return apiRequest(`${base(id)}/additions/${encodeURIComponent(additionId)}/complete`, {
+    method: 'POST',
+    body,
+    schema: TransferDetail,
+  });
+}
+
+/** DELETE …/additions/{additionId}: drops files being added, and their uploaded bytes. */
+export function cancelAddition(id: string, additionId: string): Promise<TransferDetail> {
+  return apiRequest(`${base(id)}/additions/${encodeURIComponent(additionId)}`, {
     method: 'DELETE',
     schema: TransferDetail,
   });

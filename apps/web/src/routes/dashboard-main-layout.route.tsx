@@ -1,7 +1,10 @@
 import { MainLayout } from '../features/dashboard/main-layout';
-import UploaderRoute from './uploader.route';
+import { BehindPage } from '../features/receive/behind-page';
 
-/** `/`, `/account/*` and `/dashboard/*`: the uploader, with the sliding panel over it (spec §2 main layout). */
+/**
+ * `/`, `/request-files`, `/account/*` and `/dashboard/*`: the uploader (or, in receive mode, the receiver) with
+ * the sliding panel over it (spec §2 main layout).
+ */
 export default function MainLayoutRoute() {
-  return <MainLayout behind={<UploaderRoute />} />;
+  return <MainLayout behind={<BehindPage />} />;
 }

@@ -6,6 +6,8 @@ import {
   RecipientStatus,
   Sha256Hex,
   TransferEventView,
+  TransferFile,
+  TransferFileInput,
   TransferId,
   TransferSummary,
 } from './transfer.js';
@@ -146,6 +148,17 @@ export const TransferDownloadView = z.object({
 });
 export type TransferDownloadView = z.infer<typeof TransferDownloadView>;
 
+/** An addition's id (POST …/files): 16 letters and digits. */
+export const AdditionId = z.string().regex(/^[A-Za-z0-9]{16}$/, 'not an addition id');
+
+/** Files being added to the transfer and not completed yet: the owner sees them, downloaders do not. */
+export const TransferAdditionView = z.object({
+  additionId: AdditionId,
+  createdAt: z.string(),
+  files: z.array(TransferFile),
+});
+export type TransferAdditionView = z.infer<typeof TransferAdditionView>;
+
 /** GET /api/transfer/transfers/{id}/detail, and the answer of every action: the owner's (or manager's) view. */
 export const TransferDetail = TransferSummary.extend({
   statusLabel: z.string(),
@@ -165,6 +178,10 @@ export const TransferDetail = TransferSummary.extend({
   downloads: z.array(TransferDownloadView),
   /** The transfer's history (spec §3 events), oldest first. */
   events: z.array(TransferEventView),
+  /** The transfer this one is a clone of; null when it is not a clone. */
+  clonedFrom: TransferId.nullable(),
+  /** Files being added (POST …/files) whose addition is not completed yet, oldest first. */
+  additions: z.array(TransferAdditionView),
 });
 export type TransferDetail = z.infer<typeof TransferDetail>;
 
@@ -200,3 +217,56 @@ export type TransferRecipientsAdd = z.input<typeof TransferRecipientsAdd>;
 /** PATCH /api/transfer/transfers/{id}/files/{fileId}: a new name, checked by spec §5. */
 export const TransferFileUpdate = z.object({ name: z.string().min(1).max(1024) }).strict();
 export type TransferFileUpdate = z.input<typeof TransferFileUpdate>;
+
+/**
+ * POST /api/transfer/transfers/{id}/clone → 201 `TransferDetail` of the new transfer, status `CLONING` until its
+ * files are copied (then `ENABLED`). Each field only when set, else the source's: `name` and `message` (null:
+ * none), `type` (`S1` needs recipients; default the source's, `S2` for an S3 transfer), `recipients` (S1; default
+ * the source's when it is S1 too), `expiresAt` (ISO date-time or `YYYY-MM-DD`, within the plan's validity counted
+ * from now; default: the default validity), `password` (null: none; default: the source's password is kept),
+ * `maxDownloads` (null: no limit), `allowPreview`.
+ */
+export const TransferCloneRequest = z
+  .object({
+    name: text().pipe(z.string().trim().max(255)).nullable().optional(),
+    message: text().pipe(z.string().max(100_000)).nullable().optional(),
+    type: z.enum(['S1', 'S2']).optional(),
+    recipients: z.array(Email).max(1000).optional(),
+    expiresAt: z.union([z.iso.datetime({ offset: true }), z.iso.date()]).optional(),
+    password: text().pipe(z.string().min(1).max(256)).nullable().optional(),
+    maxDownloads: z.number().int().min(1).max(1_000_000).nullable().optional(),
+    allowPreview: z.boolean().optional(),
+  })
+  .strict();
+export type TransferCloneRequest = z.input<typeof TransferCloneRequest>;
+
+/**
+ * POST /api/transfer/transfers/{id}/files: announces files to add (names checked by spec §5, plan limits over the
+ * whole transfer) → 201 `TransferFilesAddResponse`; each file is then sent with tus as on creation, with the
+ * addition's `uploadToken`, and the addition completed with POST …/additions/{additionId}/complete.
+ */
+export const TransferFilesAdd = z.object({ files: z.array(TransferFileInput).min(1).max(100_000) }).strict();
+export type TransferFilesAdd = z.input<typeof TransferFilesAdd>;
+
+export const TransferFilesAddResponse = z.object({
+  transferId: TransferId,
+  additionId: AdditionId,
+  /** Authorises the tus uploads of these files (header `X-Upload-Token`); shown once. */
+  uploadToken: z.string(),
+  /** tus endpoint to create each file's upload at (metadata `transferId`, `fileId`). */
+  uploadEndpoint: z.string(),
+  files: z.array(TransferFile),
+});
+export type TransferFilesAddResponse = z.infer<typeof TransferFilesAddResponse>;
+
+/**
+ * POST /api/transfer/transfers/{id}/additions/{additionId}/complete: every file uploaded and matching the
+ * client's SHA-256 → the files join the transfer (FILES_ADDED); `notifyRecipients` e-mails S1 recipients.
+ */
+export const TransferFilesComplete = z
+  .object({
+    files: z.array(z.object({ id: FileId, sha256: Sha256Hex.optional() })).default([]),
+    notifyRecipients: z.boolean().default(false),
+  })
+  .strict();
+export type TransferFilesComplete = z.input<typeof TransferFilesComplete>;

@@ -12,6 +12,7 @@ import {
 import { describeError, ExitCode, exitCodeFor } from './exit-codes.js';
 import { runGet } from './get.js';
 import type { CliIO } from './io.js';
+import { addReceiveCommands } from './receive-program.js';
 import { runSend } from './send.js';
 import {
   collectEmails,
@@ -300,6 +301,7 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
     });
 
   addTransferCommands(program, { io, context, retryForMs });
+  addReceiveCommands(program, { io, context, retryForMs });
 
   return program;
 }

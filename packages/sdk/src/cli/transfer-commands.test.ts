@@ -138,6 +138,8 @@ function detail(over: Partial<TransferDetail> = {}): TransferDetail {
     fileCount: 1,
     downloads: [],
     events: [],
+    clonedFrom: null,
+    additions: [],
     ...over,
   };
 }
@@ -357,5 +359,60 @@ describe('ferry transfer delete', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('ferry: the server refused: This transfer is deleted.\n');
     expect(calls.map((c) => c.method)).toEqual(['DELETE']);
+  });
+});
+
+describe('ferry transfer clone', () => {
+  beforeEach(signIn);
+  const CLONE = 'ClOnE12345678901';
+
+  it('clones with the name given, waits while the files are copied, then prints the link', async () => {
+    let polls = 0;
+    answer = (call) => {
+      if (call.method === 'POST')
+        return {
+          status: 201,
+          body: detail({
+            transferId: CLONE,
+            status: 'CLONING',
+            statusLabel: 'cloning',
+            name: 'Copy',
+            clonedFrom: ID,
+          }),
+        };
+      polls++;
+      return {
+        status: 200,
+        body: detail({ transferId: CLONE, name: 'Copy', link: `${SERVER}/dl/${CLONE}`, clonedFrom: ID }),
+      };
+    };
+    const run = await ferry(['transfer', 'clone', ID, '--name', ' Copy ']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      `POST /api/transfer/transfers/${ID}/clone`,
+      `GET /api/transfer/transfers/${CLONE}/detail`,
+    ]);
+    expect(calls[0]?.body).toEqual({ name: 'Copy' });
+    expect(polls).toBe(1);
+    expect(run.stdout).toBe(`${SERVER}/dl/${CLONE}\n`);
+    expect(run.stderr).toContain(`Cloned ${ID} into ${CLONE}`);
+  });
+
+  it('says in words why the server refuses (a transfer still uploading), exit 1; not yours, exit 3', async () => {
+    answer = () => ({
+      status: 409,
+      body: {
+        status: 409,
+        error: 'Conflict',
+        message: 'This transfer is still being uploaded.',
+        codes: ['CONFLICT'],
+      },
+    });
+    const refused = await ferry(['transfer', 'clone', ID]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe('ferry: the server refused: This transfer is still being uploaded.\n');
+    expect(calls[0]?.body).toEqual({});
+    answer = () => notFound;
+    expect((await ferry(['transfer', 'clone', ID])).code).toBe(3);
   });
 });

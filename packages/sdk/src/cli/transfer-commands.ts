@@ -1,10 +1,13 @@
 import { formatSize, type TransferDetail } from '@ferry/core';
 import { type FerryClient, normalizeServerUrl } from '../client.js';
 import { FerryApiError } from '../errors.js';
+import { sha256File } from '../node/hash.js';
 import type { CredentialContext } from './auth.js';
 import { CliError } from './exit-codes.js';
 import type { CliIO } from './io.js';
+import { ProgressReporter } from './progress.js';
 import { Asker } from './prompt.js';
+import { matchServerFiles } from './send.js';
 import { resolveServer } from './server.js';
 import { dashboardError, signedInClient } from './signed-in.js';
 import { formatTransferDetail, printable } from './transfer-format.js';
@@ -16,8 +19,9 @@ import {
   parseTransferRef,
   type TransferRef,
 } from './transfer-input.js';
+import { collectFiles } from './walk.js';
 
-/** `ferry transfer show|rename|expire|disable|enable|delete ID …`: one transfer of the signed-in user. */
+/** `ferry transfer show|rename|expire|disable|enable|delete|clone|add ID …`: one transfer of the signed-in user. */
 
 /** What every `ferry transfer …` command is given. */
 export interface TransferCommandOptions {
@@ -190,6 +194,96 @@ export async function runDelete(
   }
   await run.call((c, t) => c.deleteTransfer(t));
   run.say(`Deleted ${run.id}: its links no longer work and its files are deleted from storage`);
+}
+
+/** How often `ferry transfer clone` asks whether the clone's files are copied. */
+export const CLONE_POLL_MS = 1000;
+
+/**
+ * `ferry transfer clone ID [--name NAME]`: a new transfer with the same files, copied where they are stored (not
+ * uploaded again); waits until they are, then prints the clone's link on stdout.
+ */
+export async function runClone(
+  id: string,
+  options: TransferCommandOptions & { name?: string; pollMs?: number },
+  io: CliIO,
+  context: Context,
+): Promise<void> {
+  const run = new TransferRun(id, options, io, context);
+  const name = options.name?.trim();
+  if (name !== undefined && name.length > MAX_NAME_LENGTH)
+    throw new CliError(`the name is ${name.length} characters long; at most ${MAX_NAME_LENGTH} are allowed`);
+  let clone = await run.call((c, t) =>
+    c.cloneTransfer(t, name === undefined ? {} : { name: name === '' ? null : name }),
+  );
+  run.say(`Cloned ${run.id} into ${clone.transferId}; copying its files…`);
+  while (clone.status === 'CLONING') {
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? CLONE_POLL_MS));
+    const cloneId = clone.transferId;
+    clone = await run.call((c) => c.transferDetail(cloneId));
+  }
+  if (clone.status !== 'ENABLED')
+    throw new CliError(
+      `the clone ${clone.transferId} is ${clone.statusLabel}: its files could not be copied`,
+    );
+  run.say(`${clone.transferId} is ready: ${describe(clone)}`);
+  io.stdout.write(`${clone.link}\n`);
+}
+
+/**
+ * `ferry transfer add ID PATH… [--notify]`: uploads files and folders into a sent transfer (tus, retried and
+ * resumed within the run; each file's SHA-256 checked end to end), then adds them; with --notify, the S1
+ * recipients are told by e-mail.
+ */
+export async function runAdd(
+  id: string,
+  paths: readonly string[],
+  options: TransferCommandOptions & { notify?: boolean; quiet?: boolean },
+  io: CliIO,
+  context: Context,
+): Promise<void> {
+  const run = new TransferRun(id, options, io, context);
+  const { files, skipped } = await collectFiles(paths);
+  for (const s of skipped) run.say(`ferry: skipping ${s.path}: ${s.reason}`);
+  if (files.length === 0) throw new CliError('nothing to add: no file is left after skipping');
+  const detail = await run.call(async (client, transferId) => {
+    const added = await client.addFiles(
+      transferId,
+      files.map((f) => ({ name: f.name, size: f.size, relativePath: f.relativePath })),
+    );
+    const ids = matchServerFiles(files, added.files);
+    const ui = new ProgressReporter(io.stderr, { quiet: options.quiet });
+    ui.setTotal(files.reduce((sum, f) => sum + f.size, 0));
+    const checked: Array<{ id: string; sha256: string }> = [];
+    try {
+      for (const [i, file] of files.entries()) {
+        const fileId = ids[i]!;
+        ui.setLabel(file.relativePath ?? file.name);
+        const [sha256] = await Promise.all([
+          sha256File(file.absPath, { signal: io.signal }),
+          client.uploadFile({
+            path: file.absPath,
+            endpoint: added.uploadEndpoint,
+            transferId,
+            fileId,
+            uploadToken: added.uploadToken,
+            signal: io.signal,
+            onProgress: (sent) => ui.update(fileId, sent),
+          }),
+        ]);
+        checked.push({ id: fileId, sha256 });
+      }
+    } finally {
+      ui.finish();
+    }
+    return client.completeAddition(transferId, added.additionId, {
+      files: checked,
+      notifyRecipients: options.notify === true,
+    });
+  });
+  const count = `${files.length} file${files.length === 1 ? '' : 's'}`;
+  const told = options.notify && detail.type === 'S1' ? '; its recipients are told by e-mail' : '';
+  run.say(`Added ${count} to ${run.id}: ${describe(detail)}${told}`);
 }
 
 function describe(d: TransferDetail): string {

@@ -140,6 +140,8 @@ describe('formatTransferDetail', () => {
     ownerId: 'u1',
     expired: false,
     bytesDeletedAt: null,
+    clonedFrom: null,
+    additions: [],
     message: null,
     maxDownloads: 10,
     allowPreview: true,

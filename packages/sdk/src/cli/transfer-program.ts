@@ -2,11 +2,21 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CredentialContext } from './auth.js';
 import type { CliIO } from './io.js';
 import { resolveServer } from './server.js';
-import { runDelete, runExpire, runRename, runSetEnabled, runShow } from './transfer-commands.js';
+import {
+  runAdd,
+  runClone,
+  runDelete,
+  runExpire,
+  runRename,
+  runSetEnabled,
+  runShow,
+} from './transfer-commands.js';
 import { parseStatusFilter, parseTypeFilter } from './transfer-input.js';
 import { runTransfers } from './transfers.js';
 
-/** The dashboard's commands: `ferry transfers` and `ferry transfer show|rename|expire|disable|enable|delete`. */
+/**
+ * The dashboard's commands: `ferry transfers` and `ferry transfer show|rename|expire|disable|enable|delete|clone|add`.
+ */
 
 interface Deps {
   io: CliIO;
@@ -98,7 +108,9 @@ export function addTransferCommands(program: Command, { io, context, retryForMs 
 
   const transfer = program
     .command('transfer')
-    .summary('show or change one of your transfers: show, rename, expire, disable, enable, delete')
+    .summary(
+      'show or change one of your transfers: show, rename, expire, disable, enable, delete, clone, add',
+    )
     .description(
       'Show or change one transfer of the account "ferry login" signed in to the server. Each change is ' +
         "recorded in the transfer's history (ferry transfer show). ID is the transfer's id or its link; with a " +
@@ -183,5 +195,39 @@ export function addTransferCommands(program: Command, { io, context, retryForMs 
     .addHelpText('after', ONE_EXIT_CODES)
     .action(async (id: string, opts) => {
       await runDelete(id, { ...common(opts), yes: opts.yes }, io, context);
+    });
+
+  transfer
+    .command('clone')
+    .summary('a new transfer with the same files, copied on the server (not uploaded again)')
+    .description(
+      'Make a new transfer of yours with the same files, name, message, password and settings: the files are ' +
+        'copied where the server stores them, not uploaded again. A transfer sent by e-mail goes to the same ' +
+        "recipients. Waits until the files are copied, then prints the clone's link on stdout.",
+    )
+    .argument('<id>', ID_HELP)
+    .addOption(serverOption())
+    .option('--name <name>', 'the name of the clone ("" for none; default: the same)')
+    .addHelpText('after', ONE_EXIT_CODES)
+    .action(async (id: string, opts) => {
+      await runClone(id, { ...common(opts), name: opts.name }, io, context);
+    });
+
+  transfer
+    .command('add')
+    .summary('upload more files (or folders) into a transfer you sent')
+    .description(
+      'Upload files and folders into one of your sent transfers: they are sent with tus (retried after a ' +
+        'lost connection), checked with their SHA-256, and join the transfer once all are uploaded; until ' +
+        'then nobody downloading sees them. With --notify, the recipients of an e-mail transfer are told.',
+    )
+    .argument('<id>', ID_HELP)
+    .argument('<paths...>', 'files and folders to add')
+    .addOption(serverOption())
+    .option('--notify', 'tell the recipients (e-mail transfers) about the new files')
+    .option('-q, --quiet', 'no progress bar')
+    .addHelpText('after', ONE_EXIT_CODES)
+    .action(async (id: string, paths: string[], opts) => {
+      await runAdd(id, paths, { ...common(opts), notify: opts.notify, quiet: opts.quiet }, io, context);
     });
 }

@@ -14,18 +14,25 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The upload widget's page: the one page other sites may frame (docs/api.md "Widgets"). */
+const WIDGET_PAGE = /^\/widgets\/[^/?#]+\/?(?:[?#]|$)/;
+const WIDGET_CSP = CSP.replace("frame-ancestors 'none'", 'frame-ancestors *');
+
 /** Strict headers on every answer; the API docs page brings its own CSP. */
 export function registerSecurityHeaders(app: FastifyInstance, https: boolean): void {
   app.addHook('onSend', async (request, reply) => {
+    const widgetPage = WIDGET_PAGE.test(request.url);
+    // The embed script is loaded by other sites' pages, the widget page framed by them.
+    const embeddable = widgetPage || request.url.split('?')[0] === '/widget.js';
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
-    reply.header('X-Frame-Options', 'DENY');
+    if (!widgetPage) reply.header('X-Frame-Options', 'DENY');
     reply.header('Cross-Origin-Opener-Policy', 'same-origin');
-    reply.header('Cross-Origin-Resource-Policy', 'same-origin');
+    reply.header('Cross-Origin-Resource-Policy', embeddable ? 'cross-origin' : 'same-origin');
     reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
     if (https) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     if (!request.url.startsWith('/api/docs') && !reply.hasHeader('Content-Security-Policy')) {
-      reply.header('Content-Security-Policy', CSP);
+      reply.header('Content-Security-Policy', widgetPage ? WIDGET_CSP : CSP);
     }
   });
 }

@@ -37,10 +37,12 @@ export const downloadRoutes =
       headers: Record<string, unknown>;
       host: string;
       protocol: string;
+      auth?: { user: { id: string } } | null;
     }): DownloadContext => ({
       ip: r.ip,
       userAgent: typeof r.headers['user-agent'] === 'string' ? r.headers['user-agent'] : undefined,
       origin: originOf(r.host, r.protocol),
+      viewerId: r.auth?.user.id ?? null,
     });
 
     app.get(

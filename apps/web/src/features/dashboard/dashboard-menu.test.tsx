@@ -64,12 +64,13 @@ describe('dashboard menu (spec §2, §6)', () => {
       'Overview',
       'Transfers',
       'Settings',
-      'Address bookSoon',
-      'Contact groupsSoon',
+      'Address book',
+      'Contact groups',
       'CustomizationSoon',
-      'InboxesSoon',
+      'Inboxes',
       'APISoon',
     ]);
+    expect(byTestId(root, 'menu-inboxes').getAttribute('href')).toBe('/dashboard/admin/inboxes');
     expect(byTestId(root, 'menu-overview').getAttribute('aria-current')).toBe('page');
     expect(byTestId(root, 'menu-settings').getAttribute('href')).toBe('/dashboard/settings');
   });
@@ -80,7 +81,8 @@ describe('dashboard menu (spec §2, §6)', () => {
     expect(links.length).toBeGreaterThan(0);
     for (const link of links) expect(DASHBOARD_PAGES.has(link.getAttribute('href') ?? '')).toBe(true);
     expect(byTestId(root, 'menu-transfers').getAttribute('href')).toBe('/dashboard/transfers');
-    expect(byTestId(root, 'menu-address_book').tagName).toBe('SPAN');
+    expect(byTestId(root, 'menu-address_book').getAttribute('href')).toBe('/dashboard/address-book');
+    expect(byTestId(root, 'menu-customization').tagName).toBe('SPAN');
   });
 
   it.each([
@@ -153,6 +155,12 @@ describe('dashboard menu (spec §2, §6)', () => {
       });
       expect(sections.hidden).toBe(true);
       expect(document.activeElement).toBe(toggle);
+    });
+
+    it('names the section a deeper page belongs to (an inbox’s page: Inboxes)', async () => {
+      await screen.set({ mobile: true });
+      const root = await open('/dashboard/admin/inboxes/InBoXaaaaaaaaaa1/widgets/new', { planType: 'TEAM' });
+      expect(byTestId(root, 'dashboard-menu-toggle').textContent).toContain('Inboxes');
     });
 
     it('folds again once a page is chosen', async () => {

@@ -96,7 +96,10 @@ export function DashboardMenu() {
   }
 
   const path = normalizeMenuPath(pathname);
-  const current = [...menu.main, ...menu.admin].find((item) => item.path === path);
+  // The page's own entry, or the one it lies under (a transfer's detail, an inbox's page): the longest match.
+  const current = [...menu.main, ...menu.admin]
+    .filter((item) => item.path === path || (item.path !== '/dashboard' && path.startsWith(`${item.path}/`)))
+    .sort((a, b) => b.path.length - a.path.length)[0];
   const folded = mobile && !open;
 
   const onKeyDown = (event: KeyboardEvent) => {

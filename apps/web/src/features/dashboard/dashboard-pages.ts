@@ -8,6 +8,9 @@ export const DASHBOARD_PAGES: ReadonlySet<string> = new Set([
   '/dashboard',
   '/dashboard/settings',
   '/dashboard/transfers',
+  '/dashboard/address-book',
+  '/dashboard/contact-groups',
+  '/dashboard/admin/inboxes',
 ]);
 
 export function hasDashboardPage(path: string): boolean {

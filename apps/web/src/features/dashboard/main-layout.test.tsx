@@ -107,7 +107,7 @@ describe('main layout: the sliding panel over the uploader (spec §2)', () => {
   });
 
   it('names a dashboard page that is not built yet as coming, and any other path as not found', async () => {
-    await open('/dashboard/address-book');
+    await open('/dashboard/customization');
     await until(() => find('[data-testid="page-dashboard-coming"]') !== null, 'the coming page', 5000);
     await go('/dashboard/nothing-here');
     await until(() => find('[data-testid="page-dashboard-not-found"]') !== null, 'not found', 5000);

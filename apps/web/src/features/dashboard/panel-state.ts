@@ -15,7 +15,8 @@ const FULL_WIDTH = ['/dashboard/transfers', '/dashboard/admin'];
  */
 export function panelStateOf(pathname: string): SlidePanelState {
   const path = normalizeMenuPath(pathname);
-  if (path === '/') return 'closed';
+  // The uploader and the receiver (spec §2: the panel's close button returns to either).
+  if (path === '/' || path === '/request-files') return 'closed';
   if (isAtOrUnder(path, '/discover')) return 'immersive';
   if (FULL_WIDTH.some((base) => isAtOrUnder(path, base))) return 'full';
   return 'two_third';

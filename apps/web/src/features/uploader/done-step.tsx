@@ -26,8 +26,11 @@ async function copyText(text: string, fallbackInput: HTMLInputElement | null): P
   }
 }
 
-/** The transfer's link, read-only, with a copy button (clipboard, else the legacy copy command). */
-export function LinkField({ link, label }: { link: string; label: string }) {
+/**
+ * The transfer's link, read-only, with a copy button (clipboard, else the legacy copy command). `testId` names
+ * the input (default `transfer-link`, its button `copy-link`; else `<testId>-copy`).
+ */
+export function LinkField({ link, label, testId }: { link: string; label: string; testId?: string }) {
   const { t } = useTranslation();
   const toast = useToast();
   const id = useId();
@@ -52,13 +55,13 @@ export function LinkField({ link, label }: { link: string; label: string }) {
           type="text"
           readOnly
           value={link}
-          data-testid="transfer-link"
+          data-testid={testId ?? 'transfer-link'}
           onFocus={(event) => event.currentTarget.select()}
         />
         <button
           type="button"
           className="button button-primary"
-          data-testid="copy-link"
+          data-testid={testId ? `${testId}-copy` : 'copy-link'}
           onClick={() => void copy()}
         >
           {copied ? <CheckIcon /> : <CopyIcon />}

@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { FormField, FormSettings, TransferForm, UploadType } from './uploader-state';
 
-function Switch({
+/** One on/off option (a checkbox with role=switch); also the receive form's. */
+export function Switch({
   checked,
   label,
   hint,

@@ -1,6 +1,18 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, useState } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { byTestId, click, type Rendered, render } from '../../test/render';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type Handler, json, mockApi } from '../../test/api-mock';
+import { anonymousState, signedInState } from '../../test/fixtures';
+import { byTestId, click, type Rendered, render, settle, until } from '../../test/render';
+import { AuthProvider } from '../auth/auth-context';
+import {
+  contact,
+  contactGroup,
+  contactPage,
+  groupDetail,
+  groupPage,
+} from '../dashboard/address-book/contacts.fixture';
+import { ToastProvider } from '../toasts/toast-context';
 import { RecipientsInput } from './recipients-input';
 
 let latest: { recipients: string[]; draft: string } = { recipients: [], draft: '' };
@@ -140,5 +152,134 @@ describe('RecipientsInput', () => {
       input(root).dispatchEvent(new FocusEvent('focusout', { bubbles: true }));
     });
     expect(chips(root)).toEqual(['ann@example.com']);
+  });
+});
+
+describe('RecipientsInput with the address book (signed in)', () => {
+  let view: Rendered;
+  afterEach(async () => {
+    await view?.unmount();
+    vi.unstubAllGlobals();
+  });
+
+  const ann = contact({ id: 'c_ANNANNANNANNANN1', email: 'ann@example.com', name: 'Ann Lee' });
+  const anna = contact({ id: 'c_ANNAANNAANNAANNA', email: 'anna@example.com', name: null });
+  const team = contactGroup({ id: 'g_TEAMTEAMTEAMTEAM', name: 'Annual team', memberCount: 4 });
+  const members = ['ann@example.com', 'bob@example.com', 'carl@example.com', 'dora@example.com'].map(
+    (email, i) => contact({ id: `c_MEMBERMEMBERMEM${i}`, email, name: null }),
+  );
+
+  async function open(options: {
+    initial?: string[];
+    max?: number;
+    auth?: 'in' | 'out';
+    routes?: Record<string, Handler>;
+  }) {
+    const api = mockApi({
+      'GET /api/auth/me': () => json(options.auth === 'out' ? anonymousState() : signedInState()),
+      'GET /api/user/contacts': () => json(contactPage([ann, anna])),
+      'GET /api/user/contact-groups': () => json(groupPage([team, contactGroup({ name: 'Empty annex' })])),
+      'GET /api/user/contact-groups/g_TEAMTEAMTEAMTEAM': () => json(groupDetail(team, members)),
+      ...options.routes,
+    });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    view = await render(
+      <QueryClientProvider client={client}>
+        <ToastProvider>
+          <AuthProvider>
+            <Harness initial={options.initial} max={options.max} />
+          </AuthProvider>
+        </ToastProvider>
+      </QueryClientProvider>,
+    );
+    await settle();
+    return { root: view.container, api };
+  }
+
+  const options = (root: HTMLElement) =>
+    [...root.querySelectorAll('[data-testid="recipient-suggestion"]')].map((o) => o.textContent);
+  const listbox = (root: HTMLElement) => byTestId(root, 'recipient-suggestions');
+
+  it('looks up what is typed once typing pauses and offers contacts, then groups, as a combobox', async () => {
+    const { root, api } = await open({ initial: ['anna@example.com'] });
+    const field = input(root);
+    expect(field.getAttribute('role')).toBe('combobox');
+    expect(field.getAttribute('aria-expanded')).toBe('false');
+    await type(root, 'an');
+    await until(() => options(root).length > 0, 'the suggestions');
+    const search = api.to('GET /api/user/contacts');
+    expect(search).toHaveLength(1);
+    expect([search[0]?.query.get('q'), search[0]?.query.get('sort')]).toEqual(['an', 'recent']);
+    expect(api.to('GET /api/user/contact-groups')[0]?.query.get('q')).toBe('an');
+    // Anna is already a recipient; an empty group is not offered.
+    expect(options(root)).toEqual(['Ann Leeann@example.com', 'Group: Annual team4 members']);
+    expect(field.getAttribute('aria-expanded')).toBe('true');
+    expect(field.getAttribute('aria-controls')).toBe(listbox(root).id);
+    expect(listbox(root).getAttribute('role')).toBe('listbox');
+  });
+
+  it('moves through the suggestions with the arrow keys and takes one with Enter; Escape closes them', async () => {
+    const { root } = await open({});
+    await type(root, 'an');
+    await until(() => options(root).length > 0, 'the suggestions');
+    const field = input(root);
+    await key(root, 'ArrowDown');
+    const first = root.querySelector('[data-testid="recipient-suggestion"]') as HTMLElement;
+    expect(field.getAttribute('aria-activedescendant')).toBe(first.id);
+    expect(first.getAttribute('aria-selected')).toBe('true');
+    // Ann, Anna, the group: up from the first is the last; down past the last is the first.
+    await key(root, 'ArrowUp');
+    expect(field.getAttribute('aria-activedescendant')).toBe(
+      root.querySelector('[data-testid="recipient-suggestion"]:last-child')?.id,
+    );
+    await key(root, 'ArrowDown');
+    expect(field.getAttribute('aria-activedescendant')).toBe(first.id);
+    await key(root, 'Escape');
+    expect(field.getAttribute('aria-expanded')).toBe('false');
+    expect(field.value).toBe('an');
+    await key(root, 'ArrowDown');
+    expect(field.getAttribute('aria-expanded')).toBe('true');
+    await key(root, 'Enter');
+    expect(chips(root)).toEqual(['ann@example.com']);
+    expect(latest.draft).toBe('');
+    expect(field.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('brings in a group’s members, skipping those already there, up to the plan limit, and says so', async () => {
+    const { root, api } = await open({ initial: ['ann@example.com'], max: 3 });
+    await type(root, 'annual');
+    await until(() => options(root).length > 0, 'the suggestions');
+    const group = [...root.querySelectorAll('[data-testid="recipient-suggestion"]')].find((o) =>
+      o.textContent?.startsWith('Group:'),
+    ) as HTMLElement;
+    await click(group);
+    await until(() => chips(root).length === 3, 'the members');
+    expect(api.to('GET /api/user/contact-groups/g_TEAMTEAMTEAMTEAM')).toHaveLength(1);
+    expect(chips(root)).toEqual(['ann@example.com', 'bob@example.com', 'carl@example.com']);
+    expect(latest.draft).toBe('');
+    expect(error(root)).toBe('1 member of Annual team was not added: you can send to 3 recipients at most.');
+    expect(byTestId(root, 'recipients-group').textContent).toBe('2 recipients added from Annual team.');
+  });
+
+  it('says when a group adds no one new', async () => {
+    const { root } = await open({ initial: members.map((m) => m.email), max: 10 });
+    await type(root, 'annual');
+    await until(() => options(root).length > 0, 'the suggestions');
+    await click(root.querySelector('[data-testid="recipient-suggestion"]:last-child') as HTMLElement);
+    await until(() => root.querySelector('[data-testid="recipients-group"]') !== null, 'the notice');
+    expect(byTestId(root, 'recipients-group').textContent).toBe(
+      'Everyone in Annual team is already in the list.',
+    );
+    expect(chips(root)).toHaveLength(4);
+  });
+
+  it('asks nothing for a signed-out sender: a plain text field', async () => {
+    const { root, api } = await open({ auth: 'out' });
+    expect(input(root).getAttribute('role')).toBeNull();
+    await type(root, 'an');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await settle();
+    expect(api.to('GET /api/user/contacts')).toEqual([]);
+    expect(root.querySelector('[data-testid="recipient-suggestions"]')).toBeNull();
   });
 });

@@ -42,10 +42,22 @@ export interface AddRecipientsResult {
 
 /** Adds the addresses found in `text` to `current`, validated, without duplicates and up to `max`. */
 export function addRecipients(current: readonly string[], text: string, max: number): AddRecipientsResult {
+  return addAddresses(current, splitAddresses(text), max);
+}
+
+/**
+ * Adds `entries` (addresses, e.g. the members of a contact group) to `current` in order, validated, without
+ * duplicates and up to `max`: what does not fit is in `overLimit`.
+ */
+export function addAddresses(
+  current: readonly string[],
+  entries: readonly string[],
+  max: number,
+): AddRecipientsResult {
   const recipients = [...current];
   const seen = new Set(current.map(addressKey));
   const result: AddRecipientsResult = { recipients, invalid: [], duplicates: [], overLimit: [] };
-  for (const entry of splitAddresses(text)) {
+  for (const entry of entries) {
     if (!isEmail(entry)) result.invalid.push(entry);
     else if (seen.has(addressKey(entry))) result.duplicates.push(entry);
     else if (recipients.length >= max) result.overLimit.push(entry);
@@ -60,4 +72,9 @@ export function addRecipients(current: readonly string[], text: string, max: num
 /** True when typing `text` should turn what was typed into a chip: it ends with a separator. */
 export function endsWithSeparator(text: string): boolean {
   return /[\s,;]$/.test(text);
+}
+
+/** The text typed after the last separator: what the address book is searched for. */
+export function suggestionQuery(draft: string): string {
+  return (draft.split(/[,;\s]+/).at(-1) ?? '').trim().slice(0, 200);
 }

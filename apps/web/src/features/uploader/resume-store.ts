@@ -129,7 +129,12 @@ export function tusFingerprint(transferId: string, fileId: string, size: number)
 /** Forgets the unfinished transfer and the upload URLs tus kept for it. */
 export function clearPending(transferId?: string, store: KeyValueStore | null = browserStore()): void {
   removeKey(PENDING_STORAGE_KEY, store);
-  if (!transferId || !store) return;
+  if (transferId) forgetTusUploads(transferId, store);
+}
+
+/** Forgets the upload URLs tus kept for the files of this transfer (see tusFingerprint). */
+export function forgetTusUploads(transferId: string, store: KeyValueStore | null = browserStore()): void {
+  if (!store) return;
   const prefix = `tus::ferry:${transferId}:`;
   const keys: string[] = [];
   try {

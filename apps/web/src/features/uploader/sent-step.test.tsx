@@ -91,7 +91,9 @@ describe('SentStep', () => {
     expect(byTestId(root, 'send-status').textContent).toBe('Sent to 2 recipients');
     expect(rows(root).map((r) => r.delivery)).toEqual(['waiting', 'waiting']);
 
-    await wait(150);
+    await vi.waitFor(() => expect(rows(root).map((r) => r.delivery)).toEqual(['sent', 'rejected']), {
+      timeout: 5000,
+    });
     expect(rows(root)).toEqual([
       { email: 'ann@example.com', delivery: 'sent', text: 'ann@example.com Delivered' },
       {
@@ -121,8 +123,13 @@ describe('SentStep', () => {
     vi.stubGlobal('fetch', fetchMock);
     view = await mount(sent([recipient('ann@example.com', 'queued')]), { pollMs: 20, pollLimitMs: 80 });
     expect(byTestId(view.container, 'delivery-progress').textContent).toBe('Checking delivery…');
-    await wait(150);
-    expect(byTestId(view.container, 'delivery-progress').textContent).toContain('We stopped checking here');
+    await vi.waitFor(
+      () =>
+        expect(byTestId(view.container, 'delivery-progress').textContent).toContain(
+          'We stopped checking here',
+        ),
+      { timeout: 5000 },
+    );
     const calls = fetchMock.mock.calls.length;
     await wait(100);
     expect(fetchMock.mock.calls.length).toBe(calls);

@@ -22,7 +22,8 @@ export function allDeliveriesFinal(recipients: readonly RecipientStatus[]): bool
   return recipients.length > 0 && recipients.every((r) => isFinalDelivery(r.delivery));
 }
 
-const TONE: Record<RecipientDeliveryState, 'ok' | 'warn' | 'error' | 'pending'> = {
+/** How each delivery state looks (also the asked people of a file request). */
+export const DELIVERY_TONE: Record<RecipientDeliveryState, 'ok' | 'warn' | 'error' | 'pending'> = {
   waiting: 'pending',
   queued: 'pending',
   sent: 'ok',
@@ -31,8 +32,8 @@ const TONE: Record<RecipientDeliveryState, 'ok' | 'warn' | 'error' | 'pending'> 
   in_doubt: 'warn',
 };
 
-function DeliveryIcon({ state }: { state: RecipientDeliveryState }) {
-  const tone = TONE[state];
+export function DeliveryIcon({ state }: { state: RecipientDeliveryState }) {
+  const tone = DELIVERY_TONE[state];
   if (tone === 'ok') return <CheckIcon width={16} height={16} />;
   if (tone === 'pending') return <ClockIcon width={16} height={16} />;
   return <AlertIcon width={16} height={16} />;
@@ -40,7 +41,7 @@ function DeliveryIcon({ state }: { state: RecipientDeliveryState }) {
 
 function RecipientRow({ recipient }: { recipient: RecipientStatus }) {
   const { t, i18n } = useTranslation();
-  const tone = TONE[recipient.delivery];
+  const tone = DELIVERY_TONE[recipient.delivery];
   return (
     <li
       className={`recipient-row tone-${tone}`}

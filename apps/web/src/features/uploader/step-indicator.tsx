@@ -8,17 +8,26 @@ const STEPS: readonly { step: UploaderStep; key: string }[] = [
   { step: 4, key: 'uploader:step_done' },
 ];
 
-/** The numbered wizard steps (spec §4: numbered from 1). */
-export function StepIndicator({ current }: { current: UploaderStep }) {
+/**
+ * The numbered wizard steps (spec §4: numbered from 1). `steps` names them for another wizard (the receive
+ * pages); the uploader's four by default.
+ */
+export function StepIndicator({
+  current,
+  steps = STEPS,
+}: {
+  current: number;
+  steps?: readonly { step: number; key: string }[];
+}) {
   const { t } = useTranslation();
-  const currentKey = STEPS.find((s) => s.step === current)?.key ?? 'uploader:step_files';
+  const currentKey = steps.find((s) => s.step === current)?.key ?? steps[0]?.key ?? 'uploader:step_files';
   return (
     <>
       <p className="visually-hidden" aria-live="polite">
-        {t('uploader:step_announce', { step: current, total: STEPS.length, label: t(currentKey) })}
+        {t('uploader:step_announce', { step: current, total: steps.length, label: t(currentKey) })}
       </p>
       <ol className="steps" aria-label={t('uploader:steps_label')}>
-        {STEPS.map(({ step, key }) => {
+        {steps.map(({ step, key }) => {
           const state = step < current ? 'done' : step === current ? 'current' : 'todo';
           return (
             <li

@@ -51,19 +51,20 @@ export interface NetworkStatus {
   subscribe(listener: (online: boolean) => void): () => void;
 }
 
-export interface UploadEngineDeps {
+/** `S`: what completion answers (a transfer's summary, or a receive upload's receipt). */
+export interface UploadEngineDeps<S = TransferSummary> {
   target: UploadTarget;
   files: readonly EngineFile[];
   transport: UploadTransport;
   hasher: FileHasher | null;
-  complete(target: UploadTarget, files: CompletedFile[]): Promise<TransferSummary>;
+  complete(target: UploadTarget, files: CompletedFile[]): Promise<S>;
   network?: NetworkStatus;
   /** Files uploading at once. */
   concurrency?: number;
   now?: () => number;
   /** How progress-only changes are batched before listeners hear of them. */
   scheduleEmit?: (emit: () => void) => void;
-  onFinished?: (summary: TransferSummary) => void;
+  onFinished?: (summary: S) => void;
 }
 
 export type FileUploadStatus = 'queued' | 'uploading' | 'retrying' | 'paused' | 'uploaded' | 'failed';
@@ -88,7 +89,7 @@ export interface FileProgress {
   missingLocally: boolean;
 }
 
-export interface UploadSnapshot {
+export interface UploadSnapshot<S = TransferSummary> {
   phase: UploadPhase;
   files: readonly FileProgress[];
   totalBytes: number;
@@ -98,7 +99,7 @@ export interface UploadSnapshot {
   bytesPerSecond: number | null;
   secondsLeft: number | null;
   connection: ConnectionState;
-  summary: TransferSummary | null;
+  summary: S | null;
   /** The last error that stopped the transfer from finishing (completion or a file). */
   error: unknown;
 }
@@ -142,7 +143,7 @@ function detailFileIds(error: ApiError): string[] {
  * beside it, then completion with the client's checksums. Knows nothing of React: the page subscribes to
  * snapshots (useSyncExternalStore).
  */
-export class UploadEngine {
+export class UploadEngine<S = TransferSummary> {
   private readonly entries: FileEntry[];
   private readonly byId = new Map<string, FileEntry>();
   private readonly queue: string[] = [];
@@ -160,11 +161,11 @@ export class UploadEngine {
   private completing = false;
   private disposed = false;
   private emitPending = false;
-  private summary: TransferSummary | null = null;
+  private summary: S | null = null;
   private error: unknown = null;
-  private snapshot: UploadSnapshot;
+  private snapshot: UploadSnapshot<S>;
 
-  constructor(private readonly deps: UploadEngineDeps) {
+  constructor(private readonly deps: UploadEngineDeps<S>) {
     this.network = deps.network ?? browserNetwork();
     this.concurrency = Math.max(1, deps.concurrency ?? DEFAULT_CONCURRENCY);
     this.now = deps.now ?? (() => Date.now());
@@ -197,7 +198,7 @@ export class UploadEngine {
     return () => this.listeners.delete(listener);
   };
 
-  getSnapshot = (): UploadSnapshot => this.snapshot;
+  getSnapshot = (): UploadSnapshot<S> => this.snapshot;
 
   get transferId(): string {
     return this.deps.target.transferId;
@@ -467,7 +468,7 @@ export class UploadEngine {
     return this.entries.some((e) => e.status === 'retrying') ? 'retrying' : 'online';
   }
 
-  private buildSnapshot(): UploadSnapshot {
+  private buildSnapshot(): UploadSnapshot<S> {
     const sentBytes = this.sentBytes();
     const totalBytes = this.entries.reduce((sum, e) => sum + e.size, 0);
     const hashed = this.entries.filter((e) => e.hashStatus !== 'skipped');

@@ -43,7 +43,10 @@ export function targetOf(
 
 /** What is saved so that this upload can be resumed after a reload (never the file bodies). */
 export function pendingOf(
-  response: TransferCreateResponse,
+  response: Pick<
+    TransferCreateResponse,
+    'transferId' | 'uploadToken' | 'uploadEndpoint' | 'link' | 'expiresAt'
+  >,
   pairs: ReturnType<typeof pairCreatedFiles>,
   now = new Date(),
 ): PendingTransfer {

@@ -40,7 +40,8 @@ function FileStatus({ file }: { file: FileProgress }) {
 }
 
 interface UploadStepProps {
-  snapshot: UploadSnapshot | null;
+  /** Any upload's snapshot (a transfer's or a receive upload's: the summary is not read here). */
+  snapshot: UploadSnapshot<unknown> | null;
   /** False when a headline above (the e-mail transfer's status) already says where things stand. */
   titled?: boolean;
   onPause: () => void;

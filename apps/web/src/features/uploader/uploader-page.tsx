@@ -3,9 +3,10 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { useDescribeError } from '../../hooks/use-describe-error';
-import { ApiError, describeLimit } from '../../lib/api';
+import { ApiError } from '../../lib/api';
 import { PRODUCT_NAME } from '../../lib/config';
 import { useAuth } from '../auth/auth-context';
+import { InboxPanel } from '../receive/inbox-panel';
 import { useToast } from '../toasts/toast-context';
 import type { IncomingFile, WalkResult } from './collect-files';
 import { browserTimeZone, buildCreateRequest } from './create-request';
@@ -16,6 +17,7 @@ import { OptionsStep } from './options-step';
 import { ResumeBanner } from './resume-banner';
 import { clearPending } from './resume-store';
 import { addFiles, removeFile, selectionLimitsOf } from './selection';
+import { usePreventStrayDrops, useSelectionNotices } from './selection-notices';
 import { CodeEntry, SendStep } from './send-step';
 import { loadSender, loadVerificationToken, saveSender, saveVerificationToken } from './sender-store';
 import type { VerifiedResult } from './sender-verification';
@@ -29,24 +31,6 @@ import { formProblems, initialUploaderState, type UploadType, uploaderReducer } 
 import { usePendingTransfer } from './use-pending-transfer';
 import { useSending, waitsForCodeToSend } from './use-sending';
 import { useUploadFlow } from './use-upload-flow';
-
-/** At most this many "file skipped" notices; the rest are summed up in one. */
-const MAX_REJECTION_TOASTS = 3;
-
-/** Dropping files outside the drop zone must not make the browser leave the page to open them. */
-function usePreventStrayDrops(): void {
-  useEffect(() => {
-    const stop = (event: DragEvent) => {
-      if (Array.from(event.dataTransfer?.types ?? []).includes('Files')) event.preventDefault();
-    };
-    window.addEventListener('dragover', stop);
-    window.addEventListener('drop', stop);
-    return () => {
-      window.removeEventListener('dragover', stop);
-      window.removeEventListener('drop', stop);
-    };
-  }, []);
-}
 
 /** The uploader at `/` (spec §2 main layout): a title area and the numbered upload wizard. */
 export function UploaderPage() {
@@ -81,6 +65,7 @@ export function UploaderPage() {
   );
   const flow = useUploadFlow(onFinished);
   const problems = formProblems(state.form, limits, type, settings);
+  const announceSelection = useSelectionNotices();
   usePreventStrayDrops();
 
   // On each new step, focus moves to the panel, so keyboard and screen-reader users are not left on a button
@@ -141,18 +126,7 @@ export function UploaderPage() {
     const result = addFiles(state.files, incoming, selectionLimitsOf(limits), {
       allowedExtensions: settings.sendAllowedExtensions,
     });
-    result.rejected.slice(0, MAX_REJECTION_TOASTS).forEach(({ name, problem }) => {
-      toast.show(t(problem.key, { name, extensions: problem.extensions?.join(', ') ?? '' }), 'error');
-    });
-    if (result.rejected.length > MAX_REJECTION_TOASTS) {
-      toast.show(
-        t('uploader:more_rejected', { count: result.rejected.length - MAX_REJECTION_TOASTS }),
-        'error',
-      );
-    }
-    if (result.limit) toast.show(describeLimit(result.limit, i18n), 'error');
-    if (result.duplicates > 0)
-      toast.show(t('uploader:duplicates_skipped', { count: result.duplicates }), 'info');
+    announceSelection(result);
     if (result.files.length !== state.files.length) dispatch({ type: 'setFiles', files: result.files });
   };
 
@@ -293,6 +267,7 @@ export function UploaderPage() {
                 </button>
               </div>
             )}
+            <InboxPanel />
           </div>
         )}
         {step === 2 && (

@@ -1,7 +1,6 @@
 import type { TransferCreateRequest, TransferCreateResponse, TransferSummary } from '@ferry/core';
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useState } from 'react';
 import { completeTransfer, createTransfer } from '../../lib/transfer-api';
-import { createWorkerHasher } from './hash/hasher';
 import {
   clearPending,
   finishPendingUpload,
@@ -10,23 +9,9 @@ import {
   savePending,
 } from './resume-store';
 import type { SelectedFile } from './selection';
-import { createTusTransport } from './tus-transport';
-import { type EngineFile, UploadEngine, type UploadSnapshot, type UploadTarget } from './upload-engine';
+import type { UploadEngine, UploadSnapshot, UploadTarget } from './upload-engine';
 import { engineFilesOfNew, engineFilesOfPending, pairCreatedFiles, pendingOf, targetOf } from './upload-plan';
-
-function buildEngine(target: UploadTarget, files: EngineFile[], onFinished: (s: TransferSummary) => void) {
-  return new UploadEngine({
-    target,
-    files,
-    transport: createTusTransport(),
-    hasher: typeof Worker === 'undefined' ? null : createWorkerHasher(),
-    complete: (t, completed) => completeTransfer(t.transferId, t.uploadToken, completed),
-    onFinished: (summary) => {
-      finishPendingUpload(target.transferId);
-      onFinished(summary);
-    },
-  });
-}
+import { useEngineRunner } from './use-upload-engine';
 
 /** Without an answer from the server, the rule of the contract: one code per 60 s. */
 export const DEFAULT_RESEND_WAIT_SECONDS = 60;
@@ -52,9 +37,6 @@ export type StartResult =
   | { ok: true; target: UploadTarget; verification: PendingVerification }
   | { ok: false; error: unknown };
 
-const noSubscription = () => () => undefined;
-const noSnapshot = () => null;
-
 export interface UploadFlow {
   engine: UploadEngine | null;
   snapshot: UploadSnapshot | null;
@@ -75,23 +57,15 @@ export interface UploadFlow {
 
 /** The upload of the page: creation, the engine, its snapshots, the speed tick and leave-page protection. */
 export function useUploadFlow(onFinished: (summary: TransferSummary) => void): UploadFlow {
-  const [engine, setEngine] = useState<UploadEngine | null>(null);
   const [creating, setCreating] = useState(false);
-  const finishedRef = useRef(onFinished);
-  finishedRef.current = onFinished;
-  const engineRef = useRef<UploadEngine | null>(null);
-  engineRef.current = engine;
-  const snapshot = useSyncExternalStore(
-    engine?.subscribe ?? noSubscription,
-    engine?.getSnapshot ?? noSnapshot,
-    engine?.getSnapshot ?? noSnapshot,
-  );
-
-  const launch = useCallback((target: UploadTarget, files: EngineFile[]) => {
-    const next = buildEngine(target, files, (summary) => finishedRef.current(summary));
-    setEngine(next);
-    next.start();
-  }, []);
+  const runner = useEngineRunner<TransferSummary>({
+    complete: (t, completed) => completeTransfer(t.transferId, t.uploadToken, completed),
+    onFinished: (summary, target) => {
+      finishPendingUpload(target.transferId);
+      onFinished(summary);
+    },
+  });
+  const { launch, release } = runner;
 
   const start = useCallback(
     async (request: TransferCreateRequest, files: readonly SelectedFile[]): Promise<StartResult> => {
@@ -124,39 +98,12 @@ export function useUploadFlow(onFinished: (summary: TransferSummary) => void): U
     [launch],
   );
 
+  const engine = runner.engine;
   const cancel = useCallback(() => {
-    const current = engineRef.current;
-    if (current) {
-      current.dispose();
-      clearPending(current.transferId);
-    }
-    setEngine(null);
-  }, []);
+    const transferId = engine?.transferId;
+    release();
+    if (transferId) clearPending(transferId);
+  }, [engine, release]);
 
-  const release = useCallback(() => {
-    engineRef.current?.dispose();
-    setEngine(null);
-  }, []);
-
-  // Speed and time left keep moving (down, during a stall) even when no progress event arrives.
-  useEffect(() => {
-    if (!engine) return;
-    const timer = setInterval(() => engine.tick(), 1000);
-    return () => clearInterval(timer);
-  }, [engine]);
-
-  // Leaving mid-upload asks first; what was sent is kept and resumes when the same files are added again.
-  const busy = snapshot !== null && snapshot.phase !== 'done';
-  useEffect(() => {
-    if (!busy) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [busy]);
-
-  useEffect(() => () => engine?.dispose(), [engine]);
-
-  return { engine, snapshot, creating, start, resume, cancel, release };
+  return { engine, snapshot: runner.snapshot, creating, start, resume, cancel, release };
 }

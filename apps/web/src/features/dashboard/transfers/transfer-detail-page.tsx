@@ -6,19 +6,30 @@ import { useDescribeError } from '../../../hooks/use-describe-error';
 import { PRODUCT_NAME } from '../../../lib/config';
 import { getTransferDetail } from '../../../lib/dashboard-api';
 import { formatDate } from '../../../lib/format';
+import { ReceivedUpload } from '../../receive/received-upload';
+import { absoluteLink, LinkField } from '../../uploader/done-step';
+import { TransferClone } from './transfer-clone';
 import { TransferEvents } from './transfer-events';
 import { TransferFiles } from './transfer-files';
-import { displayTransferName } from './transfer-labels';
+import { displayTransferName, isSentAndStored } from './transfer-labels';
 import { TransferRecipients } from './transfer-recipients';
 import { TransferSettings } from './transfer-settings';
 import { detailKey } from './use-transfer-action';
 import './transfers.css';
 
+/** How often a clone's page asks whether its files are copied. */
+export const CLONING_POLL_MS = 1000;
+
 /** `/dashboard/transfers/:id`: one transfer's files, recipients, history and the actions on it. */
 export function TransferDetailPage({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
   const describe = useDescribeError();
-  const query = useQuery({ queryKey: detailKey(id), queryFn: ({ signal }) => getTransferDetail(id, signal) });
+  const query = useQuery({
+    queryKey: detailKey(id),
+    queryFn: ({ signal }) => getTransferDetail(id, signal),
+    // A clone's files are being copied: the page follows until it is ready.
+    refetchInterval: (q) => (q.state.data?.status === 'CLONING' ? CLONING_POLL_MS : false),
+  });
   const transfer = query.data;
   const title = transfer
     ? (displayTransferName(transfer.name) ?? t('account:transfers.untitled', { count: transfer.fileCount }))
@@ -72,7 +83,35 @@ export function TransferDetailPage({ id }: { id: string }) {
                 t('account:transfers.downloads', { count: transfer.downloadCount }),
               ].join(' · ')}
             </p>
+            {transfer.status === 'CLONING' && (
+              <p className="notice" role="status" aria-live="polite" data-testid="transfer-cloning">
+                {t('account:transfer.cloning')}
+              </p>
+            )}
+            {transfer.clonedFrom && (
+              <p className="muted" data-testid="transfer-cloned-from">
+                <Link to={`/dashboard/transfers/${transfer.clonedFrom}`}>
+                  {t('account:transfer.cloned_from')}
+                </Link>
+              </p>
+            )}
+            {isSentAndStored(transfer) && (
+              <>
+                {/* The transfer's own link (an S2 link to share; for S1, the link beside the personal ones). */}
+                <div className="field">
+                  <LinkField
+                    link={absoluteLink(transfer.link)}
+                    label={t('uploader:link_label')}
+                    testId="transfer-detail-link"
+                  />
+                </div>
+                <div className="transfer-actions">
+                  <TransferClone transfer={transfer} />
+                </div>
+              </>
+            )}
           </section>
+          <ReceivedUpload transfer={transfer} />
           <TransferSettings transfer={transfer} />
           <TransferFiles transfer={transfer} />
           <TransferRecipients transfer={transfer} />

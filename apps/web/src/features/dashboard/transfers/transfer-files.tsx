@@ -1,9 +1,11 @@
 import { formatSize, type TransferDetail, truncateFileName } from '@ferry/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { deleteFile, renameFile } from '../../../lib/dashboard-api';
+import { cancelAddition, deleteFile, renameFile } from '../../../lib/dashboard-api';
 import { useToast } from '../../toasts/toast-context';
 import { ConfirmButton } from './confirm-button';
+import { TransferAddFiles } from './transfer-add-files';
+import { isSentAndStored } from './transfer-labels';
 import { useTransferAction } from './use-transfer-action';
 import { ValueForm } from './value-form';
 
@@ -92,6 +94,45 @@ function FileItem({ transferId, file, editable }: { transferId: string; file: Fi
   );
 }
 
+/** Files being added and not completed: an upload left unfinished (another tab, a closed page) can be dropped. */
+function PendingAdditions({ transfer }: { transfer: TransferDetail }) {
+  const { t } = useTranslation();
+  const cancel = useTransferAction(transfer.transferId, 'addition_cancelled');
+  if (transfer.additions.length === 0) return null;
+  return (
+    <div className="transfer-additions" data-testid="transfer-additions">
+      <h3 className="section-title">{t('account:transfer.additions_title')}</h3>
+      <ul className="transfer-list-plain">
+        {transfer.additions.map((addition) => (
+          <li key={addition.additionId} data-testid="transfer-addition">
+            <p>
+              {addition.files.map((f) => truncateFileName(f.name)).join(', ')}{' '}
+              <span className="muted">
+                {t('account:transfer.addition_state', {
+                  count: addition.files.length,
+                  uploaded: addition.files.filter((f) => f.uploaded).length,
+                })}
+              </span>
+            </p>
+            <ConfirmButton
+              label={t('account:transfer.addition_cancel')}
+              question={t('account:transfer.addition_cancel_confirm')}
+              testId="addition-cancel"
+              disabled={cancel.pending}
+              onConfirm={() => cancel.run(() => cancelAddition(transfer.transferId, addition.additionId))}
+            />
+          </li>
+        ))}
+      </ul>
+      {cancel.error && (
+        <p className="field-error" role="alert">
+          {cancel.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
 export function TransferFiles({ transfer }: { transfer: TransferDetail }) {
   const { t } = useTranslation();
   const editable = transfer.bytesDeletedAt === null && transfer.files.length > 0;
@@ -110,6 +151,12 @@ export function TransferFiles({ transfer }: { transfer: TransferDetail }) {
           />
         ))}
       </ul>
+      <PendingAdditions transfer={transfer} />
+      {isSentAndStored(transfer) && (
+        <div className="transfer-add">
+          <TransferAddFiles transfer={transfer} />
+        </div>
+      )}
     </section>
   );
 }

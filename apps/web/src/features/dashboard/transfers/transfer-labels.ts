@@ -1,4 +1,10 @@
-import { TRANSFER_STATUSES, type TransferStatus, transferStatusLabel, truncateFileName } from '@ferry/core';
+import {
+  TRANSFER_STATUSES,
+  type TransferDetail,
+  type TransferStatus,
+  transferStatusLabel,
+  truncateFileName,
+} from '@ferry/core';
 
 /**
  * The status filter offers spec §2's labels, not the raw statuses: "pending" is MODERATING and PENDING,
@@ -17,4 +23,16 @@ export const STATUS_FILTERS: ReadonlyMap<string, TransferStatus[]> = (() => {
 export function displayTransferName(name: string | null): string | null {
   const trimmed = name?.trim();
   return trimmed ? truncateFileName(trimmed) : null;
+}
+
+/**
+ * A transfer that went out and still has its files: it can be cloned and files can be added to it (the server
+ * decides; this only hides what it would refuse).
+ */
+export function isSentAndStored(transfer: TransferDetail): boolean {
+  return (
+    !transfer.expired &&
+    transfer.bytesDeletedAt === null &&
+    !['UPLOADING', 'CLONING', 'DELETED', 'RETAINED'].includes(transfer.status)
+  );
 }

@@ -31,8 +31,9 @@ function useRowText(item: TransferListItem) {
 }
 
 function NameLink({ item, text }: { item: TransferListItem; text: ReturnType<typeof useRowText> }) {
-  // A received transfer is the sender's to manage: its name opens the user's own download link.
-  if (item.direction === 'received') {
+  // A transfer sent to the user is its sender's to manage: its name opens the user's own download link. Files
+  // received through a request, an inbox or a widget (S3) are the user's own: their name opens the detail.
+  if (item.direction === 'received' && item.type !== 'S3') {
     return (
       <a href={item.link} title={text.fullName} data-testid="transfer-name">
         {text.name}

@@ -106,6 +106,8 @@ export function transferDetail(overrides: Partial<TransferDetail> = {}): Transfe
         data: { email: 'bob@example.com' },
       },
     ],
+    clonedFrom: null,
+    additions: [],
     ...overrides,
   };
 }

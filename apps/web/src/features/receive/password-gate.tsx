@@ -1,0 +1,92 @@
+import type { ReceiveTarget } from '@ferry/core';
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LockIcon } from '../../components/icons';
+import { PasswordInput } from '../../components/password-input';
+import { checkReceivePassword } from '../../lib/receive-api';
+import { passwordErrorKey } from '../downloader/password-form';
+
+/**
+ * Asks for the password of a protected receive point before anything else (POST /receive/check-password):
+ * 200 opens the page; 429 says to wait (with the server's delay); any other answer is a wrong password (spec
+ * §5, §8 — the same rule as the download page's).
+ */
+export function PasswordGate({
+  target,
+  ownerName,
+  onUnlocked,
+  wrongBefore = false,
+}: {
+  target: ReceiveTarget;
+  ownerName: string | null;
+  onUnlocked: (password: string) => void;
+  /** The upload itself was refused for its password (it changed meanwhile): say so at once. */
+  wrongBefore?: boolean;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ key: string; count?: number } | null>(
+    wrongBefore ? { key: 'downloader:wrong_password' } : null,
+  );
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (password === '' || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await checkReceivePassword(target, password);
+      onUnlocked(password);
+    } catch (failure) {
+      setError(passwordErrorKey(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="password-form"
+      onSubmit={(event) => void submit(event)}
+      data-testid="receive-password-gate"
+    >
+      <div className="lock-badge" aria-hidden="true">
+        <LockIcon width={28} height={28} />
+      </div>
+      <h2 className="panel-title">{t('uploader:receive.password_title')}</h2>
+      <p className="muted">
+        {ownerName
+          ? t('uploader:receive.password_text_named', { name: ownerName })
+          : t('uploader:receive.password_text')}
+      </p>
+      <label htmlFor={id} className="field-label">
+        {t('downloader:password_label')}
+      </label>
+      <PasswordInput
+        id={id}
+        value={password}
+        onValueChange={setPassword}
+        autoComplete="off"
+        autoFocus
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        testId="receive-password"
+      />
+      {error && (
+        <p className="field-error" id={`${id}-error`} role="alert" data-testid="receive-password-error">
+          {t(error.key, { count: error.count })}
+        </p>
+      )}
+      <button
+        type="submit"
+        className="button button-primary button-block"
+        disabled={busy || password === ''}
+        data-testid="receive-password-submit"
+      >
+        {t('downloader:unlock')}
+      </button>
+    </form>
+  );
+}
