@@ -25,7 +25,15 @@ import {
 import type { LimitsService } from './limits.service.js';
 import type { NotificationService } from './notification.service.js';
 import { StorageQuotaExceeded, type TransferRecord, type TransferRepository } from './ports.js';
-import { type AddedFileUploads, fileNameProblems, toFile, type UploadStorage } from './transfer.service.js';
+import {
+  type AddedFileUploads,
+  assertAllUploaded,
+  checksumMismatchError,
+  checksumMismatches,
+  fileNameProblems,
+  toFile,
+  type UploadStorage,
+} from './transfer.service.js';
 
 const TUS_ENDPOINT = '/api/transfer/uploads';
 
@@ -181,7 +189,6 @@ export class FileAdditionService {
   ): Promise<TransferDetail> {
     const { files: clientFiles, notifyRecipients } = TransferFilesComplete.parse(input);
     const { transfer, caller } = await this.access.check(auth, transferId);
-    type Mismatch = { id: string; name: string; expected: string; actual: string | null };
     const outcome = await this.repo.withLock(transferId, async (current, tx) => {
       if (!current) throw notFound();
       if (!(await tx.addition(transferId, additionId))) {
@@ -192,24 +199,8 @@ export class FileAdditionService {
       }
       this.changeable(current);
       const files = await tx.files(additionId);
-      const missing = files.filter((f) => !f.uploadedAt).map((f) => f.id);
-      if (missing.length > 0)
-        throw new AppError('UPLOAD_INCOMPLETE', `${missing.length} file(s) are not uploaded yet.`, {
-          details: { files: missing },
-        });
-      const byId = new Map(files.map((f) => [f.id, f]));
-      const mismatched: Array<Mismatch & { uploadId: string | null }> = [];
-      for (const c of clientFiles) {
-        const f = byId.get(c.id);
-        if (f && c.sha256 && c.sha256 !== f.sha256)
-          mismatched.push({
-            id: f.id,
-            name: f.name,
-            expected: c.sha256,
-            actual: f.sha256,
-            uploadId: f.uploadId,
-          });
-      }
+      assertAllUploaded(files);
+      const mismatched = checksumMismatches(files, clientFiles);
       if (mismatched.length > 0) {
         for (const m of mismatched) await tx.resetFile(transferId, m.id);
         return { done: false as const, files, mismatched };
@@ -228,11 +219,7 @@ export class FileAdditionService {
     });
     if (outcome.mismatched.length > 0) {
       for (const m of outcome.mismatched) if (m.uploadId) await this.uploads.discardUpload(m.uploadId);
-      throw new AppError(
-        'CHECKSUM_MISMATCH',
-        'The server received different bytes than were sent; upload those files again.',
-        { details: { files: outcome.mismatched.map(({ uploadId: _, ...m }) => m) } },
-      );
+      throw checksumMismatchError(outcome.mismatched);
     }
     if (outcome.done && notifyRecipients && transfer.type === 'S1')
       await this.notifications.filesAdded(transferId, additionId, outcome.files);

@@ -468,38 +468,14 @@ export class TransferService {
     actor: Actor,
   ) {
     await this.authorizedTransfer(transferId, token, true);
-    type Mismatch = {
-      id: string;
-      name: string;
-      expected: string;
-      actual: string | null;
-      uploadId: string | null;
-    };
     // Under the transfer's row lock: racing completes see each other's resets and enables, so a transfer can
     // never be enabled while one of its files is being reset.
     const outcome = await this.repo.withTransferLock(transferId, async (repo) => {
       const transfer = (await repo.find(transferId))!;
       const files = await repo.files(transferId);
-      if (transfer.status !== 'UPLOADING') return { transfer, files, mismatched: [] as Mismatch[] };
-      const missing = files.filter((f) => !f.uploadedAt).map((f) => f.id);
-      if (missing.length > 0) {
-        throw new AppError('UPLOAD_INCOMPLETE', `${missing.length} file(s) are not uploaded yet.`, {
-          details: { files: missing },
-        });
-      }
-      const byId = new Map(files.map((f) => [f.id, f]));
-      const mismatched: Mismatch[] = [];
-      for (const c of clientFiles) {
-        const f = byId.get(c.id);
-        if (f && c.sha256 && c.sha256 !== f.sha256)
-          mismatched.push({
-            id: f.id,
-            name: f.name,
-            expected: c.sha256,
-            actual: f.sha256,
-            uploadId: f.uploadId,
-          });
-      }
+      if (transfer.status !== 'UPLOADING') return { transfer, files, mismatched: [] as ChecksumMismatch[] };
+      assertAllUploaded(files);
+      const mismatched = checksumMismatches(files, clientFiles);
       if (mismatched.length > 0) {
         for (const m of mismatched) await repo.resetFile(transferId, m.id);
         return { transfer, files, mismatched };
@@ -517,11 +493,7 @@ export class TransferService {
     if (outcome.mismatched.length > 0) {
       // The rows are reset (committed); now the bytes, outside the lock.
       for (const m of outcome.mismatched) if (m.uploadId) await this.storage.discardUpload(m.uploadId);
-      throw new AppError(
-        'CHECKSUM_MISMATCH',
-        'The server received different bytes than were sent; upload those files again.',
-        { details: { files: outcome.mismatched.map(({ uploadId: _, ...m }) => m) } },
-      );
+      throw checksumMismatchError(outcome.mismatched);
     }
     if ('enabled' in outcome && outcome.transfer.senderVerification !== 'pending')
       await this.notifications.transferReady(transferId);
@@ -628,6 +600,55 @@ export function toFile(f: TransferFileRecord): TransferFile {
     sha256: f.sha256,
     uploaded: f.uploadedAt !== null,
   };
+}
+
+/** A file whose bytes on the server are not those the client hashed. */
+export interface ChecksumMismatch {
+  id: string;
+  name: string;
+  expected: string;
+  actual: string | null;
+  uploadId: string | null;
+}
+
+/** UPLOAD_INCOMPLETE (details.files: their ids) while a file has not arrived in full. */
+export function assertAllUploaded(files: ReadonlyArray<Pick<TransferFileRecord, 'id' | 'uploadedAt'>>): void {
+  const missing = files.filter((f) => !f.uploadedAt).map((f) => f.id);
+  if (missing.length > 0) {
+    throw new AppError('UPLOAD_INCOMPLETE', `${missing.length} file(s) are not uploaded yet.`, {
+      details: { files: missing },
+    });
+  }
+}
+
+/** The files whose SHA-256 as the client computed it differs from the server's (unhashed ones are not compared). */
+export function checksumMismatches(
+  files: ReadonlyArray<Pick<TransferFileRecord, 'id' | 'name' | 'sha256' | 'uploadId'>>,
+  clientFiles: ReadonlyArray<{ id: string; sha256?: string }>,
+): ChecksumMismatch[] {
+  const byId = new Map(files.map((f) => [f.id, f]));
+  const mismatched: ChecksumMismatch[] = [];
+  for (const c of clientFiles) {
+    const f = byId.get(c.id);
+    if (f && c.sha256 && c.sha256 !== f.sha256)
+      mismatched.push({
+        id: f.id,
+        name: f.name,
+        expected: c.sha256,
+        actual: f.sha256,
+        uploadId: f.uploadId,
+      });
+  }
+  return mismatched;
+}
+
+/** CHECKSUM_MISMATCH with the files to upload again (their upload ids stay on the server). */
+export function checksumMismatchError(mismatched: readonly ChecksumMismatch[]): AppError {
+  return new AppError(
+    'CHECKSUM_MISMATCH',
+    'The server received different bytes than were sent; upload those files again.',
+    { details: { files: mismatched.map(({ uploadId: _, ...m }) => m) } },
+  );
 }
 
 export function actorName(actor: Actor): string {

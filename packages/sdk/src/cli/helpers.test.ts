@@ -3,9 +3,9 @@ import type { TransferFile } from '@ferry/core';
 import { describe, expect, it } from 'vitest';
 import { parseContentRange } from '../node/download.js';
 import { numbered, planDestinations, zipFileName } from './get.js';
+import { matchServerFiles } from './journal-upload.js';
 import { resolveServer, retryForMs } from './main.js';
 import { pool } from './pool.js';
-import { matchServerFiles } from './send.js';
 
 const remote = (id: string, name: string, relativePath: string | null, size: number): TransferFile => ({
   id,

@@ -1,16 +1,13 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { formatSize, type TransferFile, type TransferSummary } from '@ferry/core';
-import type { DetailedError } from 'tus-js-client';
+import { formatSize, type TransferSummary } from '@ferry/core';
 import { FerryClient } from '../client.js';
 import { FerryApiError } from '../errors.js';
-import { sha256File } from '../node/hash.js';
-import { errorCodes, retryDelaysFor } from '../retry.js';
 import { currentAccount } from './auth.js';
 import { deliveryReport, waitForDeliveries } from './deliveries.js';
 import { CliError } from './exit-codes.js';
 import type { CliIO } from './io.js';
-import { JournalStore, type SendJournal, type SendJournalFile, sendJournalKey, stateDir } from './journal.js';
+import { JournalStore, type SendJournal, sendJournalKey, stateDir } from './journal.js';
+import { displayName, JournalUploader, journalFiles } from './journal-upload.js';
 import { pool } from './pool.js';
 import { ProgressReporter } from './progress.js';
 import { Asker } from './prompt.js';
@@ -46,33 +43,12 @@ export interface SendOptions extends EmailOptions {
   onCredentialRejected?: () => void;
 }
 
-/** Pairs each local file with the server's file of the same relative path, name and size. */
-export function matchServerFiles(local: readonly LocalFile[], remote: readonly TransferFile[]): string[] {
-  const unused = [...remote];
-  return local.map((file) => {
-    const index = unused.findIndex(
-      (r) =>
-        r.name === file.name &&
-        r.size === file.size &&
-        (r.relativePath ?? null) === (file.relativePath ?? null),
-    );
-    const match = index >= 0 ? unused.splice(index, 1)[0] : undefined;
-    if (!match)
-      throw new CliError(`the server did not list ${file.relativePath ?? file.name} in the transfer`);
-    return match.id;
-  });
-}
-
-function displayName(file: SendJournalFile): string {
-  return file.relativePath ?? path.basename(file.absPath);
-}
-
 class SendRun {
   private readonly store: JournalStore<SendJournal>;
   private readonly tokens: SenderTokenStore;
   private readonly client: FerryClient;
   private readonly ui: ProgressReporter;
-  private readonly hashes = new Map<string, Promise<string>>();
+  private readonly uploader: JournalUploader;
   private saveTimer: NodeJS.Timeout | null = null;
   /** Aborted on Ctrl-C, or when one upload fails so the others stop too. */
   private readonly stop = new AbortController();
@@ -93,6 +69,15 @@ class SendRun {
         this.ui.log(`ferry: ${this.client.server} unreachable, retrying in ${Math.ceil(delayMs / 1000)} s`),
       credential: options.credential,
       onCredentialRejected: options.onCredentialRejected,
+    });
+    this.uploader = new JournalUploader({
+      client: this.client,
+      ui: this.ui,
+      signal: this.signal,
+      retryForMs: options.retryForMs,
+      save: (journal) => this.saveSoon(journal),
+      saveHashes: true,
+      logRetries: true,
     });
   }
 
@@ -225,7 +210,7 @@ class SendRun {
       await pool(
         pending,
         this.options.concurrency ?? 3,
-        (file) => this.upload(journal, file),
+        (file) => this.uploader.upload(journal, file),
         () => this.stop.abort(new Error('another upload failed')),
       );
       try {
@@ -306,7 +291,6 @@ class SendRun {
         `ferry: a 6-digit code was sent to ${o.from} to confirm it is yours; the upload goes on meanwhile`,
       );
     }
-    const ids = matchServerFiles(files, created.files);
     const journal: SendJournal = {
       version: 1,
       key,
@@ -318,82 +302,17 @@ class SendRun {
       link: created.link,
       expiresAt: created.expiresAt,
       createdAt: new Date().toISOString(),
-      files: files.map((f, i) => ({
-        absPath: f.absPath,
-        relativePath: f.relativePath ?? null,
-        size: f.size,
-        mtimeMs: f.mtimeMs,
-        fileId: ids[i] as string,
-        uploadUrl: null,
-        sha256: null,
-        uploaded: false,
-      })),
+      files: journalFiles(files, created.files),
     };
     await this.store.save(journal);
     return journal;
   }
 
-  /** Our SHA-256 of a file, computed once (streaming, alongside its upload) and kept in the journal. */
-  private hashOf(journal: SendJournal, file: SendJournalFile): Promise<string> {
-    let hashing = this.hashes.get(file.fileId);
-    if (!hashing) {
-      hashing = file.sha256
-        ? Promise.resolve(file.sha256)
-        : sha256File(file.absPath, { signal: this.signal }).then((sha) => {
-            file.sha256 = sha;
-            this.saveSoon(journal);
-            return sha;
-          });
-      hashing.catch(() => undefined); // awaited later; never an unhandled rejection
-      this.hashes.set(file.fileId, hashing);
-    }
-    return hashing;
-  }
-
-  private async upload(journal: SendJournal, file: SendJournalFile): Promise<void> {
-    const hashing = this.hashOf(journal, file);
-    this.ui.setLabel(displayName(file));
-    await this.client.uploadFile({
-      path: file.absPath,
-      endpoint: journal.uploadEndpoint,
-      transferId: journal.transferId,
-      fileId: file.fileId,
-      uploadToken: journal.uploadToken,
-      uploadUrl: file.uploadUrl,
-      retryDelays: retryDelaysFor(this.options.retryForMs ?? 60_000),
-      signal: this.signal,
-      onUploadUrl: (url) => {
-        if (url === file.uploadUrl) return;
-        file.uploadUrl = url;
-        this.saveSoon(journal);
-      },
-      onProgress: (sent) => {
-        this.ui.setLabel(displayName(file));
-        this.ui.update(file.fileId, sent);
-      },
-      onRetry: (error, attempt, delayMs) => {
-        const status = (error as DetailedError).originalResponse?.getStatus();
-        const why = status ? `server answered ${status}` : (errorCodes(error)[0] ?? 'connection lost');
-        this.ui.log(
-          `ferry: upload of ${displayName(file)} interrupted (${why}); retry ${attempt} in ${Math.ceil(delayMs / 1000)} s`,
-        );
-      },
-    });
-    const now = await stat(file.absPath);
-    if (now.size !== file.size || Math.trunc(now.mtimeMs) !== Math.trunc(file.mtimeMs)) {
-      throw new CliError(`${file.absPath} changed while it was being sent; run the command again`);
-    }
-    await hashing;
-    file.uploaded = true;
-    this.ui.update(file.fileId, file.size);
-    this.saveSoon(journal);
-    if (!this.ui.live) this.ui.log(`uploaded ${displayName(file)} (${formatSize(file.size)})`);
-  }
-
   private async complete(journal: SendJournal): Promise<TransferSummary> {
     const files: Array<{ id: string; sha256: string }> = [];
     // One at a time: most are known already, and thousands of files must not be opened at once.
-    for (const f of journal.files) files.push({ id: f.fileId, sha256: await this.hashOf(journal, f) });
+    for (const f of journal.files)
+      files.push({ id: f.fileId, sha256: await this.uploader.hashOf(journal, f) });
     try {
       return await this.client.completeTransfer(journal.transferId, journal.uploadToken, files);
     } catch (error) {

@@ -1,24 +1,14 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { formatSize, type ReceiveReceipt, type ReceiveTarget } from '@ferry/core';
 import { FerryClient } from '../client.js';
 import { FerryApiError } from '../errors.js';
-import { sha256File } from '../node/hash.js';
 import { parseReceiveLink, receiveTargetKey } from '../receive-links.js';
-import { retryDelaysFor } from '../retry.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import type { CliIO } from './io.js';
-import {
-  JournalStore,
-  optionsDigest,
-  type SendJournal,
-  type SendJournalFile,
-  sendJournalKey,
-  stateDir,
-} from './journal.js';
+import { JournalStore, optionsDigest, type SendJournal, sendJournalKey, stateDir } from './journal.js';
+import { JournalUploader, journalFiles } from './journal-upload.js';
 import { pool } from './pool.js';
 import { ProgressReporter } from './progress.js';
-import { matchServerFiles } from './send.js';
 import { localTimeZone } from './send-options.js';
 import { collectFiles, type LocalFile } from './walk.js';
 
@@ -35,8 +25,6 @@ export interface UploadToOptions {
   concurrency?: number;
   retryForMs?: number;
 }
-
-const displayName = (file: SendJournalFile) => file.relativePath ?? path.basename(file.absPath);
 
 /**
  * The refusals of an upload into a receive point, in words, with the CLI's exit codes: a wrong or missing
@@ -83,7 +71,7 @@ class UploadToRun {
   private readonly store: JournalStore<SendJournal>;
   private readonly stop = new AbortController();
   private readonly signal: AbortSignal;
-  private readonly hashes = new Map<string, Promise<string>>();
+  private readonly uploader: JournalUploader;
 
   constructor(
     server: string,
@@ -99,6 +87,13 @@ class UploadToRun {
       retryForMs: options.retryForMs,
       onRetry: ({ delayMs }) =>
         this.ui.log(`ferry: ${this.client.server} unreachable, retrying in ${Math.ceil(delayMs / 1000)} s`),
+    });
+    this.uploader = new JournalUploader({
+      client: this.client,
+      ui: this.ui,
+      signal: this.signal,
+      retryForMs: options.retryForMs,
+      save: (journal) => void this.store.save(journal).catch(() => undefined),
     });
   }
 
@@ -143,7 +138,6 @@ class UploadToRun {
       timeZone: localTimeZone(),
       files: files.map((f) => ({ name: f.name, size: f.size, relativePath: f.relativePath })),
     });
-    const ids = matchServerFiles(files, created.files);
     const journal: SendJournal = {
       version: 1,
       key,
@@ -156,16 +150,7 @@ class UploadToRun {
       // The journal outlives no upload: an unfinished upload is removed by the server after a day or so.
       expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
       createdAt: new Date().toISOString(),
-      files: files.map((f, i) => ({
-        absPath: f.absPath,
-        relativePath: f.relativePath ?? null,
-        size: f.size,
-        mtimeMs: f.mtimeMs,
-        fileId: ids[i] as string,
-        uploadUrl: null,
-        sha256: null,
-        uploaded: false,
-      })),
+      files: journalFiles(files, created.files),
     };
     await this.store.save(journal);
     return journal;
@@ -205,7 +190,7 @@ class UploadToRun {
         await pool(
           journal.files.filter((f) => !f.uploaded),
           this.options.concurrency ?? 3,
-          (file) => this.upload(journal, file),
+          (file) => this.uploader.upload(journal, file),
           () => this.stop.abort(new Error('another upload failed')),
         );
         try {
@@ -223,55 +208,10 @@ class UploadToRun {
     }
   }
 
-  private hashOf(file: SendJournalFile): Promise<string> {
-    let hashing = this.hashes.get(file.fileId);
-    if (!hashing) {
-      hashing = file.sha256
-        ? Promise.resolve(file.sha256)
-        : sha256File(file.absPath, { signal: this.signal }).then((sha) => {
-            file.sha256 = sha;
-            return sha;
-          });
-      hashing.catch(() => undefined);
-      this.hashes.set(file.fileId, hashing);
-    }
-    return hashing;
-  }
-
-  private async upload(journal: SendJournal, file: SendJournalFile): Promise<void> {
-    const hashing = this.hashOf(file);
-    this.ui.setLabel(displayName(file));
-    await this.client.uploadFile({
-      path: file.absPath,
-      endpoint: journal.uploadEndpoint,
-      transferId: journal.transferId,
-      fileId: file.fileId,
-      uploadToken: journal.uploadToken,
-      uploadUrl: file.uploadUrl,
-      retryDelays: retryDelaysFor(this.options.retryForMs ?? 60_000),
-      signal: this.signal,
-      onUploadUrl: (url) => {
-        file.uploadUrl = url;
-        void this.store.save(journal).catch(() => undefined);
-      },
-      onProgress: (sent) => {
-        this.ui.setLabel(displayName(file));
-        this.ui.update(file.fileId, sent);
-      },
-    });
-    const now = await stat(file.absPath);
-    if (now.size !== file.size || Math.trunc(now.mtimeMs) !== Math.trunc(file.mtimeMs))
-      throw new CliError(`${file.absPath} changed while it was being sent; run the command again`);
-    await hashing;
-    file.uploaded = true;
-    this.ui.update(file.fileId, file.size);
-    void this.store.save(journal).catch(() => undefined);
-    if (!this.ui.live) this.ui.log(`uploaded ${displayName(file)} (${formatSize(file.size)})`);
-  }
-
   private async complete(journal: SendJournal): Promise<ReceiveReceipt> {
     const files: Array<{ id: string; sha256: string }> = [];
-    for (const f of journal.files) files.push({ id: f.fileId, sha256: await this.hashOf(f) });
+    for (const f of journal.files)
+      files.push({ id: f.fileId, sha256: await this.uploader.hashOf(journal, f) });
     try {
       return await this.client.completeReceiveUpload(journal.transferId, journal.uploadToken, files);
     } catch (error) {

@@ -18,6 +18,37 @@ export function passwordErrorKey(error: unknown): { key: string; count?: number 
   return { key: 'downloader:wrong_password' };
 }
 
+/**
+ * The state of a password form: `submit` checks the typed password with the server (one check at a time) and
+ * hands it to `onUnlocked` when accepted; a refusal becomes a message key (passwordErrorKey).
+ */
+export function usePasswordCheck(
+  check: (password: string) => Promise<unknown>,
+  onUnlocked: (password: string) => void,
+  initialError: { key: string; count?: number } | null = null,
+) {
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ key: string; count?: number } | null>(initialError);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (password === '' || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await check(password);
+      onUnlocked(password);
+    } catch (failure) {
+      setError(passwordErrorKey(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return { password, setPassword, busy, error, submit };
+}
+
 /** Asks for the transfer's password; on success hands it to the page, which then lists the files. */
 export function PasswordForm({
   transferId,
@@ -28,25 +59,11 @@ export function PasswordForm({
 }) {
   const { t } = useTranslation();
   const id = useId();
-  const [password, setPassword] = useState('');
+  const { password, setPassword, busy, error, submit } = usePasswordCheck(
+    (typed) => checkDownloadPassword(transferId, typed),
+    onUnlocked,
+  );
   const [visible, setVisible] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ key: string; count?: number } | null>(null);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (password === '' || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await checkDownloadPassword(transferId, password);
-      onUnlocked(password);
-    } catch (failure) {
-      setError(passwordErrorKey(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <form className="password-form" onSubmit={(event) => void submit(event)}>

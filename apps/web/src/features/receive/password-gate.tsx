@@ -1,10 +1,10 @@
 import type { ReceiveTarget } from '@ferry/core';
-import { type FormEvent, useId, useState } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LockIcon } from '../../components/icons';
 import { PasswordInput } from '../../components/password-input';
 import { checkReceivePassword } from '../../lib/receive-api';
-import { passwordErrorKey } from '../downloader/password-form';
+import { usePasswordCheck } from '../downloader/password-form';
 
 /**
  * Asks for the password of a protected receive point before anything else (POST /receive/check-password):
@@ -25,26 +25,11 @@ export function PasswordGate({
 }) {
   const { t } = useTranslation();
   const id = useId();
-  const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ key: string; count?: number } | null>(
+  const { password, setPassword, busy, error, submit } = usePasswordCheck(
+    (typed) => checkReceivePassword(target, typed),
+    onUnlocked,
     wrongBefore ? { key: 'downloader:wrong_password' } : null,
   );
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (password === '' || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await checkReceivePassword(target, password);
-      onUnlocked(password);
-    } catch (failure) {
-      setError(passwordErrorKey(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <form

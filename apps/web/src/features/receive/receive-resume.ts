@@ -1,17 +1,15 @@
 import type { ReceiveTarget } from '@ferry/core';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { ApiError } from '../../lib/api';
 import { getReceiveUpload } from '../../lib/receive-api';
 import { browserStore, type KeyValueStore, readJson, removeKey, writeJson } from '../../lib/storage';
 import type { IncomingFile } from '../uploader/collect-files';
 import {
   forgetTusUploads,
   isPendingTransfer,
-  matchResumeFiles,
   type PendingTransfer,
   type ResumeCandidate,
 } from '../uploader/resume-store';
-import type { PendingState } from '../uploader/use-pending-transfer';
+import { attachResumeFiles, isGone, type PendingState } from '../uploader/use-pending-transfer';
 
 /** An upload into a receive point in progress, kept so that a reload can resume it (never the file bodies). */
 export interface PendingReceive {
@@ -58,10 +56,6 @@ export function clearPendingReceive(transferId: string, store: KeyValueStore | n
   const value = readJson(RECEIVE_PENDING_KEY, store) as PendingReceive | null;
   if (value?.pending?.transferId === transferId) removeKey(RECEIVE_PENDING_KEY, store);
   forgetTusUploads(transferId, store);
-}
-
-function isGone(error: unknown): boolean {
-  return error instanceof ApiError && [401, 403, 404, 410].includes(error.status);
 }
 
 /**
@@ -119,19 +113,9 @@ export function useReceiveResume(point: string) {
   const attach = useCallback(
     (incoming: readonly IncomingFile[]) => {
       if (!pending) return { unrelated: [...incoming], attached, missing: [] };
-      const candidates = incoming.map(({ file, relativePath }) => ({
-        file,
-        name: file.name,
-        size: file.size,
-        relativePath,
-      }));
-      const match = matchResumeFiles(pending.files, uploadedIds, candidates, attached);
-      setAttached(match.attached);
-      return {
-        unrelated: match.unrelated.map(({ file, relativePath }) => ({ file, relativePath })),
-        attached: match.attached,
-        missing: match.missing,
-      };
+      const result = attachResumeFiles(pending, uploadedIds, attached, incoming);
+      setAttached(result.attached);
+      return result;
     },
     [pending, uploadedIds, attached],
   );

@@ -28,9 +28,34 @@ export interface PendingState {
   awaitingCode: TransferSummary | null;
 }
 
-/** Statuses of upload-state that mean the saved transfer can no longer be resumed. */
-function isGone(error: unknown): boolean {
+/** Statuses of the server's check (upload-state, a receive upload) that mean the saved upload is gone. */
+export function isGone(error: unknown): boolean {
   return error instanceof ApiError && [401, 403, 404, 410].includes(error.status);
+}
+
+/**
+ * Attaches re-added files to the files of the unfinished upload (by name, size and path, see
+ * matchResumeFiles); earlier attachments are kept. Returns the new attachments, the files still missing and
+ * the re-added files that are not part of it.
+ */
+export function attachResumeFiles(
+  pending: PendingTransfer,
+  uploadedIds: ReadonlySet<string>,
+  attached: ReadonlyMap<string, ResumeCandidate>,
+  incoming: readonly IncomingFile[],
+) {
+  const candidates = incoming.map(({ file, relativePath }) => ({
+    file,
+    name: file.name,
+    size: file.size,
+    relativePath,
+  }));
+  const match = matchResumeFiles(pending.files, uploadedIds, candidates, attached);
+  return {
+    unrelated: match.unrelated.map(({ file, relativePath }) => ({ file, relativePath })),
+    attached: match.attached,
+    missing: match.missing,
+  };
 }
 
 /**
@@ -115,19 +140,9 @@ export function usePendingTransfer() {
   const attach = useCallback(
     (incoming: readonly IncomingFile[]) => {
       if (!pending) return { unrelated: [...incoming], attached, missing: [] };
-      const candidates = incoming.map(({ file, relativePath }) => ({
-        file,
-        name: file.name,
-        size: file.size,
-        relativePath,
-      }));
-      const match = matchResumeFiles(pending.files, uploadedIds, candidates, attached);
-      setAttached(match.attached);
-      return {
-        unrelated: match.unrelated.map(({ file, relativePath }) => ({ file, relativePath })),
-        attached: match.attached,
-        missing: match.missing,
-      };
+      const result = attachResumeFiles(pending, uploadedIds, attached, incoming);
+      setAttached(result.attached);
+      return result;
     },
     [pending, uploadedIds, attached],
   );
