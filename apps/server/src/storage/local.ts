@@ -3,8 +3,8 @@ import { constants, createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { FileStore } from '@tus/file-store';
 import { Upload } from '@tus/utils';
+import { BatchedFileStore } from './batched-file-store.js';
 import { BlobMissingError, type BlobStore, type ByteRange, type Storage } from './blob-store.js';
 
 /** Blobs as files under one root folder on local disk. */
@@ -52,7 +52,7 @@ export async function createLocalStorage(root: string): Promise<Storage> {
   const uploads = path.join(absolute, 'uploads');
   await fs.mkdir(uploads, { recursive: true });
   const blobs = new LocalBlobStore(absolute);
-  const tusStore = new FileStore({ directory: uploads });
+  const tusStore = new BatchedFileStore({ directory: uploads });
   return {
     blobs,
     tusStore,

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { Server as TusServer } from '@tus/server';
 import type { Locker } from '@tus/utils';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -85,6 +86,7 @@ export function registerTus(
     if (request.method !== 'PATCH') return tus.handle(request.raw, reply.raw);
     metrics.activeUploads.inc();
     try {
+      passBodyChunksUncopied(request.raw);
       await tus.handle(request.raw, reply.raw);
     } finally {
       metrics.activeUploads.dec();
@@ -94,4 +96,18 @@ export function registerTus(
   app.route({ method: [...methods], url: TUS_PATH, handler });
   app.route({ method: [...methods], url: `${TUS_PATH}/:uploadId`, handler });
   return tus;
+}
+
+/**
+ * tus reads a body through `Readable.toWeb(request)`, which copies every chunk of a byte stream into a new buffer
+ * (so that a consumer could transfer it; nothing here does). For a large upload that is an allocation and a copy per
+ * 64 KiB, and the copies pile up as short-lived external memory that sets off full garbage collections, on the event
+ * loop's CPU. Seen as an object stream of at most two queued chunks, the request hands its own chunks on, with the
+ * same backpressure. Only `Readable.toWeb` reads these two accessors of a request; the stream itself is unchanged.
+ */
+export function passBodyChunksUncopied(request: IncomingMessage): void {
+  Object.defineProperties(request, {
+    readableObjectMode: { value: true, configurable: true },
+    readableHighWaterMark: { value: 2, configurable: true },
+  });
 }
