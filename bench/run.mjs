@@ -34,17 +34,29 @@ const ferryMain = path.resolve(
 );
 const outFile = path.join(benchDir, 'out/results.json');
 
+/** The node flags of `npm start` (package.json), so that Ferry is measured as it is run. */
+function npmStartNodeFlags() {
+  const start = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).scripts.start;
+  const words = String(start).trim().split(/\s+/);
+  if (words[0] !== 'node') throw new Error(`npm start is not a node command: ${start}`);
+  return words.slice(1, -1);
+}
+
 const config = {
   sizeBytes: envInt('BENCH_SIZE_MB', 1024) * MiB,
-  runs: envInt('BENCH_RUNS', 3),
+  runs: envInt('BENCH_RUNS', 5),
   parts: envInt('BENCH_PARTS', 4),
   sections: (process.env.BENCH_SECTIONS ?? sections.map((s) => s.id).join(',')).split(',').filter(Boolean),
   only: process.env.BENCH_ONLY ?? '', // 'baseline' or 'ferry' to run one side (profiling)
   keepTmp: process.env.BENCH_KEEP_TMP === '1',
   tmpRoot: process.env.BENCH_TMPDIR ?? os.tmpdir(),
-  // extra node flags for the servers, e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
-  // (--cpu-prof is not allowed in NODE_OPTIONS); NODE_OPTIONS of this process is not passed on
-  ferryNodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
+  // Ferry gets the node flags of `npm start`, plus extra ones, e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof
+  // --cpu-prof-dir=/tmp/prof" (--cpu-prof is not allowed in NODE_OPTIONS); NODE_OPTIONS of this process is not
+  // passed on
+  ferryNodeArgs: [
+    ...npmStartNodeFlags(),
+    ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
+  ],
   baselineNodeArgs: (process.env.BENCH_BASELINE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
 };
 
@@ -136,7 +148,8 @@ async function main() {
       onForcedExit: () => stopOrphanPostgres(dataDir),
     });
     log(
-      `Ferry up (pid ${server.pid}) in ${((now() - t0) / 1000).toFixed(1)} s (embedded PostgreSQL included)`,
+      `Ferry up (pid ${server.pid}) in ${((now() - t0) / 1000).toFixed(1)} s (embedded PostgreSQL included), ` +
+        `node ${config.ferryNodeArgs.join(' ') || '(no flags)'}`,
     );
     servers.ferry = { ...server, dataDir };
     stops.ferry = server.stop;

@@ -26,7 +26,10 @@ function logSample(what, sample) {
     .sort((a, b) => b[1] - a[1])
     .map(([name, s]) => `${name} ${s.toFixed(2)}`)
     .join(', ');
-  log(`  ${''.padEnd(40)} server threads (CPU s): ${threads}`);
+  log(
+    `  ${''.padEnd(40)} server threads (CPU s): ${threads}; ` +
+      `${Math.round(sample.serverMinorFaults / (sample.bytes / 1e9))} page faults per GB`,
+  );
 }
 
 /** @param {string} what @param {boolean} ok @param {string} detail */
@@ -170,6 +173,21 @@ export const throughput = {
       { key: 'downloadZip', label: `download ${S} as ZIP`, sides: ['ferry'] },
       { key: 'downloadZipParts', label: `download ${n} parts as one ZIP`, sides: ['ferry'] },
     ];
+    // BENCH_STEPS picks some of the measurements (e.g. `uploadParallel` alone while working on it); the
+    // downloads read what `uploadSingle` / `uploadParallel` of the same run uploaded.
+    const picked = (process.env.BENCH_STEPS ?? '').split(',').filter(Boolean);
+    const unknown = picked.filter((key) => !plan.some((step) => step.key === key));
+    if (unknown.length > 0) throw new Error(`unknown BENCH_STEPS: ${unknown.join(', ')}`);
+    const needs = {
+      download: 'uploadSingle',
+      downloadZip: 'uploadSingle',
+      downloadZipParts: 'uploadParallel',
+    };
+    for (const key of picked) {
+      const need = /** @type {Record<string, string>} */ (needs)[key];
+      if (need && !picked.includes(need)) throw new Error(`BENCH_STEPS: ${key} needs ${need}`);
+    }
+    if (picked.length > 0) plan.splice(0, plan.length, ...plan.filter((step) => picked.includes(step.key)));
     const impl = {
       baseline: servers.baseline ? baselineSide(ctx, servers.baseline) : null,
       ferry: servers.ferry ? ferrySide(ctx, servers.ferry) : null,
@@ -263,6 +281,6 @@ export const throughput = {
         baselineNote: '(plain dl)',
         ferry: m('ferry', 'downloadZipParts'),
       },
-    ];
+    ].filter((row) => row.baseline !== null || row.ferry !== null); // measurements BENCH_STEPS left out
   },
 };
