@@ -278,6 +278,13 @@ describe('send by e-mail (S1) in Chromium, against the built server and a real S
       },
     );
     await page.reload();
+    // Right after the reload the resume banner (with a code field of its own) shows until the server's
+    // upload-state answers; then the page goes straight to the code step. Enter the code there: a code typed
+    // into the banner in that instant is dropped with it.
+    await waitFor(
+      async () => (await page.getByTestId('send-status').getAttribute('data-state')) === 'waiting_code',
+      { timeoutMs: 30_000, what: 'the code step after a reload' },
+    );
     await page.getByTestId('verification-code').waitFor({ timeout: 30_000 });
     await page.getByTestId('verification-code').fill(code);
     await waitFor(async () => (await page.getByTestId('send-status').getAttribute('data-state')) === 'sent', {

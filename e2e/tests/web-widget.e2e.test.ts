@@ -26,7 +26,15 @@ const PASSWORD = 'quiet harbour lights 42';
 
 async function shot(page: Page, name: string): Promise<void> {
   await fs.mkdir(SCREENSHOTS, { recursive: true });
-  // Toasts come and go: wait for them to leave so the picture shows the page.
+  // Toasts come and go: dismiss them (as a reader would) rather than wait for them to close by themselves,
+  // so the picture shows the page. A toast may close by itself meanwhile: the click then has nothing to do.
+  const toasts = page.getByTestId('toast');
+  while ((await toasts.count()) > 0)
+    await toasts
+      .first()
+      .getByRole('button', { name: 'Dismiss' })
+      .click({ timeout: 2_000 })
+      .catch(() => undefined);
   await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, {
     timeout: 10_000,
   });

@@ -422,7 +422,8 @@ describe('inboxes', () => {
       { target, uploaderName: 'Eve', answers: [{ questionId: 'order', answer: 'A-42' }] },
       [{ name: 'photo.jpg', data: randomFile(100) }],
     );
-    const mail = await sink.waitFor(to(alice.email));
+    // This upload's notification: the one of the previous test's upload may still be on its way.
+    const mail = await sink.waitFor((m) => to(alice.email)(m) && (m.parsed.text ?? '').includes('photo.jpg'));
     expect(mail.parsed.text).toContain('A-42');
     expect(
       (await call(alice, 'GET', `/api/receive/received/${created.transferId}`)).body.uploader.answers,
