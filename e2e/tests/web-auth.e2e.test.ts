@@ -1,25 +1,15 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { failed, saveArtifact } from '../support/artifacts.js';
+import { docScreenshot, failed, saveArtifact } from '../support/artifacts.js';
 import { useBrowser } from '../support/browser.js';
 import { waitFor } from '../support/files.js';
 import { type MailSink, startMailSink } from '../support/mail.js';
-import { FerryProcess, REPO_ROOT } from '../support/server.js';
+import { FerryProcess } from '../support/server.js';
 
-const SCREENSHOTS = path.join(REPO_ROOT, 'docs', 'screenshots');
 const EMAIL = 'zoe.martin@accounts.example';
 const PASSWORD = 'river otter teaches chess';
 const DAY = 24 * 3600;
-
-async function shot(page: Page, name: string): Promise<void> {
-  await fs.mkdir(SCREENSHOTS, { recursive: true });
-  await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, {
-    timeout: 10_000,
-  });
-  await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true, animations: 'disabled' });
-}
 
 async function scrollWidth(page: Page): Promise<number> {
   return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
@@ -91,7 +81,7 @@ describe('accounts in Chromium, against the built server and a real SMTP server'
     await page.getByTestId('register-submit').click();
     await page.getByTestId('register-sent').waitFor();
     expect(await page.getByTestId('register-sent').textContent()).toContain(EMAIL);
-    await shot(page, 'auth-register-sent.png');
+    await docScreenshot(page, 'auth-register-sent.png');
 
     // --- The verification link, from the mail actually received.
     const mail = await sink.waitFor('the verification mail', (m) => m.to.includes(EMAIL));
@@ -147,7 +137,7 @@ describe('accounts in Chromium, against the built server and a real SMTP server'
     expect(await page.getByTestId('signin-stay').isChecked()).toBe(true);
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('signin-submit');
-    await shot(page, 'auth-signin.png');
+    await docScreenshot(page, 'auth-signin.png');
     await page.keyboard.press('Enter');
     await page.getByTestId('page-account-profile').waitFor({ timeout: 15_000 });
     expect(new URL(page.url()).pathname).toBe('/account/profile');
@@ -237,7 +227,7 @@ describe('accounts in Chromium, against the built server and a real SMTP server'
     await other.setViewportSize({ width: 375, height: 812 });
     await other.goto(`${origin}/signin`);
     expect(await scrollWidth(other)).toBeLessThanOrEqual(375);
-    await shot(other, 'auth-signin-phone.png');
+    await docScreenshot(other, 'auth-signin-phone.png');
     await signIn(other, origin, { stay: false, next: '/account/security' });
     await other.getByTestId('session-row').first().waitFor();
     const short = await sessionCookie(phone);
@@ -251,12 +241,12 @@ describe('accounts in Chromium, against the built server and a real SMTP server'
     expect(await scrollWidth(other)).toBeLessThanOrEqual(320);
     await other.setViewportSize({ width: 375, height: 812 });
     await other.keyboard.press('Escape');
-    await shot(other, 'auth-security-phone.png');
+    await docScreenshot(other, 'auth-security-phone.png');
 
     // --- "Sign out everywhere" from the restored browser: the phone's session is gone too.
     await back.goto(`${origin}/account/security`);
     await back.getByTestId('session-row').nth(1).waitFor();
-    await shot(back, 'auth-security.png');
+    await docScreenshot(back, 'auth-security.png');
     back.once('dialog', (dialog) => void dialog.accept());
     await back.getByTestId('signout-everywhere').click();
     await back.waitForURL(`${origin}/`, { timeout: 15_000 });
@@ -303,7 +293,7 @@ describe('accounts in Chromium, against the built server and a real SMTP server'
     expect(await dialog.evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
     expect(await focused(page)).toBe('sign-back-in-password');
     expect(await dialog.textContent()).toContain(EMAIL);
-    await shot(page, 'auth-sign-back-in.png');
+    await docScreenshot(page, 'auth-sign-back-in.png');
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached', timeout: 15_000 });

@@ -2,11 +2,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { failed, saveArtifact } from '../support/artifacts.js';
+import { docScreenshot, failed, saveArtifact } from '../support/artifacts.js';
 import { useBrowser } from '../support/browser.js';
 import { sha256, waitFor } from '../support/files.js';
 import { type Mail, type MailSink, startMailSink } from '../support/mail.js';
-import { FerryProcess, REPO_ROOT, tempDir } from '../support/server.js';
+import { FerryProcess, tempDir } from '../support/server.js';
 
 /**
  * Issue 5, the dashboard, as a signed-in sender uses it: contacts and a contact group in the address book, a
@@ -14,7 +14,6 @@ import { FerryProcess, REPO_ROOT, tempDir } from '../support/server.js';
  * date, the transfer disabled (its links stop working), and a clone sent as a link.
  */
 
-const SCREENSHOTS = path.join(REPO_ROOT, 'docs', 'screenshots');
 const SENDER = 'maya.lund@dashboard.example';
 const PASSWORD = 'seven quiet harbours glow';
 const ANN = 'ann.berg@studio.example';
@@ -45,20 +44,6 @@ async function post(origin: string, route: string, body: unknown): Promise<numbe
     body: JSON.stringify(body),
   });
   return res.status;
-}
-
-/** A full-page picture for docs/, the toasts dismissed first (as a reader would) so it shows the page. */
-async function shot(page: Page, name: string): Promise<void> {
-  await fs.mkdir(SCREENSHOTS, { recursive: true });
-  const toasts = page.getByTestId('toast');
-  // A toast may close by itself meanwhile: the click then has nothing to do.
-  while ((await toasts.count()) > 0)
-    await toasts
-      .first()
-      .getByRole('button', { name: 'Dismiss' })
-      .click({ timeout: 2_000 })
-      .catch(() => undefined);
-  await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true, animations: 'disabled' });
 }
 
 /** No sideways scrolling at this width; else which elements stick out. */
@@ -217,7 +202,7 @@ describe('the dashboard in Chromium: contact groups, a transfer’s timeline, ex
     await waitFor(async () => (await inGroup.count()) === 2, {
       what: 'both contacts shown in the group',
     });
-    await shot(sender, 'dashboard-address-book.png');
+    await docScreenshot(sender, 'dashboard-address-book.png');
 
     // The same group on /dashboard/contact-groups.
     await sender.goto(`${origin}/dashboard/contact-groups`);
@@ -380,7 +365,7 @@ describe('the dashboard in Chromium: contact groups, a transfer’s timeline, ex
       expect.arrayContaining(['Cloned', 'Disabled', 'Expiry date changed', 'Created']),
     );
     expect(await summary.textContent()).toContain(' · disabled · ');
-    await shot(sender, 'dashboard-transfer-detail.png');
+    await docScreenshot(sender, 'dashboard-transfer-detail.png');
 
     // --- 8. The detail page on a phone: no sideways scrolling, its actions within reach.
     await sender.setViewportSize({ width: PHONE, height: 812 });

@@ -2,36 +2,18 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { failed, saveArtifact } from '../support/artifacts.js';
+import { docScreenshot, failed, saveArtifact } from '../support/artifacts.js';
 import { useBrowser } from '../support/browser.js';
 import { sha256, waitFor, writeTree } from '../support/files.js';
 import { type Mail, type MailSink, startMailSink } from '../support/mail.js';
-import { FerryProcess, REPO_ROOT, tempDir } from '../support/server.js';
+import { FerryProcess, tempDir } from '../support/server.js';
 
-const SCREENSHOTS = path.join(REPO_ROOT, 'docs', 'screenshots');
 const REQUESTER = 'ada.requester@studio.example';
 const PASSWORD = 'seven lanterns over the bay';
 const ASKED = 'bob.asked@clients.example';
 const REQUEST_PASSWORD = 'open sesame 42';
 
 const subjectOf = (m: Mail) => m.parsed.subject ?? '';
-
-async function shot(page: Page, name: string): Promise<void> {
-  await fs.mkdir(SCREENSHOTS, { recursive: true });
-  // Toasts come and go: dismiss them (as a reader would) rather than wait for them to close by themselves,
-  // so the picture shows the page. A toast may close by itself meanwhile: the click then has nothing to do.
-  const toasts = page.getByTestId('toast');
-  while ((await toasts.count()) > 0)
-    await toasts
-      .first()
-      .getByRole('button', { name: 'Dismiss' })
-      .click({ timeout: 2_000 })
-      .catch(() => undefined);
-  await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, {
-    timeout: 10_000,
-  });
-  await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true, animations: 'disabled' });
-}
 
 async function scrollWidth(page: Page): Promise<number> {
   return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
@@ -153,7 +135,7 @@ describe('request files (S3) in Chromium: the requester and the people who uploa
     expect(await requester.getByTestId('request-preview').textContent()).toBe(
       'What they will see: Transfer files to Ada · Signed contract',
     );
-    await shot(requester, 'request-files.png');
+    await docScreenshot(requester, 'request-files.png');
     await requester.getByTestId('request-submit').click();
 
     const result = requester.getByTestId('request-result');
@@ -202,7 +184,7 @@ describe('request files (S3) in Chromium: the requester and the people who uploa
     expect(await bob.getByTestId('uploader-email').count()).toBe(0);
     await bob.getByTestId('uploader-name').fill('Bob Client');
     await bob.getByTestId('uploader-message').fill('Signed on every page.');
-    await shot(bob, 'request-upload.png');
+    await docScreenshot(bob, 'request-upload.png');
     await bob.getByTestId('start-upload').click();
 
     // The receipt: the file with the SHA-256 the server computed, matching his copy.
@@ -210,7 +192,7 @@ describe('request files (S3) in Chromium: the requester and the people who uploa
     expect(await bob.getByTestId('receipt-title').textContent()).toBe('Files sent to Ada');
     expect(await bob.getByTestId('receipt-file').getAttribute('data-name')).toBe('signed-contract.PDF');
     expect(await bob.getByTestId('receipt-sha').textContent()).toBe(sha256(contract));
-    await shot(bob, 'request-receipt.png');
+    await docScreenshot(bob, 'request-receipt.png');
     expect(await bob.evaluate(() => localStorage.getItem('ferry.pendingReceive'))).toBeNull();
 
     // Ada is told, and the files are hers only: Bob's browser cannot open them.
@@ -259,7 +241,7 @@ describe('request files (S3) in Chromium: the requester and the people who uploa
     const link = await requester.getByTestId('request-link').inputValue();
     expect(link).toMatch(new RegExp(`^${server.url}/r/[A-Za-z0-9]{16}$`));
     await requester.getByTestId('request-qr').waitFor();
-    await shot(requester, 'request-link.png');
+    await docScreenshot(requester, 'request-link.png');
 
     // A guest with the link: no password, any type; their name and address are optional.
     const guest = await scenarios.newPage();
@@ -316,7 +298,7 @@ describe('request files (S3) in Chromium: the requester and the people who uploa
     await phone.getByTestId('next').click();
     await phone.getByTestId('uploader-name').fill('Dan Pusher');
     expect(await scrollWidth(phone)).toBeLessThanOrEqual(375);
-    await shot(phone, 'push-phone.png');
+    await docScreenshot(phone, 'push-phone.png');
     await phone.getByTestId('start-upload').click();
     await phone.getByTestId('receipt').waitFor({ timeout: 60_000 });
     expect(await phone.getByTestId('receipt-sha').textContent()).toBe(sha256(notes));

@@ -2,13 +2,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { failed, saveArtifact } from '../support/artifacts.js';
+import { docScreenshot, failed, SCREENSHOTS_DIR, saveArtifact } from '../support/artifacts.js';
 import { useBrowser } from '../support/browser.js';
 import { sha256, waitFor, writeTree } from '../support/files.js';
 import { type Mail, type MailSink, startMailSink } from '../support/mail.js';
-import { FerryProcess, REPO_ROOT, tempDir } from '../support/server.js';
+import { FerryProcess, tempDir } from '../support/server.js';
 
-const SCREENSHOTS = path.join(REPO_ROOT, 'docs', 'screenshots');
 const SENDER = 'alice@sender.example';
 const ANN = 'ann@recipients.example';
 const BOB = 'bob@recipients.example';
@@ -23,15 +22,6 @@ function personalLink(m: Mail, origin: string): string {
   );
   expect(match, `a personal link in the mail to ${m.to.join(', ')}`).not.toBeNull();
   return match![0];
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  await fs.mkdir(SCREENSHOTS, { recursive: true });
-  // Toasts come and go: wait for them to leave so the picture shows the page.
-  await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, {
-    timeout: 10_000,
-  });
-  await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true, animations: 'disabled' });
 }
 
 async function scrollWidth(page: Page): Promise<number> {
@@ -99,7 +89,7 @@ describe('send by e-mail (S1) in Chromium, against the built server and a real S
     await sender.getByTestId('transfer-name').fill('Office plans');
     await sender.getByTestId('transfer-message').fill('Here are the plans we talked about. See you Monday!');
     expect(await sender.getByTestId('notify-download-confirmation').isChecked()).toBe(true);
-    await shot(sender, 's1-options.png');
+    await docScreenshot(sender, 's1-options.png');
     await sender.getByTestId('start-upload').click();
 
     // The code goes to the sender; the page waits for it, and says so, while the upload runs or after.
@@ -119,7 +109,7 @@ describe('send by e-mail (S1) in Chromium, against the built server and a real S
     expect(sink.to(ANN)).toHaveLength(0);
     expect(sink.to(BOB)).toHaveLength(0);
     await sender.getByTestId('verification-code').focus();
-    await shot(sender, 's1-verify.png');
+    await docScreenshot(sender, 's1-verify.png');
 
     await sender.getByTestId('verification-code').fill(code);
     await waitFor(async () => (await status.getAttribute('data-state')) === 'sent', {
@@ -139,7 +129,7 @@ describe('send by e-mail (S1) in Chromium, against the built server and a real S
     const ownLink = await sender.getByTestId('transfer-link').inputValue();
     expect(ownLink).toMatch(new RegExp(`^${server.url}/dl/[A-Za-z0-9]{16}$`));
     const transferId = ownLink.split('/').at(-1)!;
-    await shot(sender, 's1-sent.png');
+    await docScreenshot(sender, 's1-sent.png');
 
     // The proof of the address is kept next to the sender's e-mail for the next transfers.
     const saved = await sender.evaluate(() => JSON.parse(localStorage.getItem('ferry.sender') ?? '{}'));
@@ -165,7 +155,10 @@ describe('send by e-mail (S1) in Chromium, against the built server and a real S
     // The mail as a recipient sees it, rendered at a mail client's usual width.
     const mailView = await scenarios.newPage({ viewport: { width: 600, height: 900 } });
     await mailView.setContent(String(annMail.parsed.html), { waitUntil: 'load' });
-    await mailView.screenshot({ path: path.join(SCREENSHOTS, 'mail-transfer-received.png'), fullPage: true });
+    await mailView.screenshot({
+      path: path.join(SCREENSHOTS_DIR, 'mail-transfer-received.png'),
+      fullPage: true,
+    });
 
     // Ann opens her link: greeted by name, she downloads one file.
     const ann = await scenarios.newPage();
@@ -251,7 +244,7 @@ describe('send by e-mail (S1) in Chromium, against the built server and a real S
     await recipients.fill('');
     await page.getByTestId('sender-email').fill('phone.sender@sender.example');
     expect(await scrollWidth(page)).toBeLessThanOrEqual(width);
-    await shot(page, 's1-options-phone.png');
+    await docScreenshot(page, 's1-options-phone.png');
 
     await page.getByTestId('start-upload').click();
     await page.getByTestId('verification-code').waitFor({ timeout: 30_000 });
@@ -267,7 +260,7 @@ describe('send by e-mail (S1) in Chromium, against the built server and a real S
     await page.getByTestId('verification-code').fill(code === '000000' ? '000001' : '000000');
     await page.getByTestId('verification-error').waitFor({ timeout: 15_000 });
     expect(await page.getByTestId('verification-error').textContent()).toContain('This code is not right');
-    await shot(page, 's1-verify-phone.png');
+    await docScreenshot(page, 's1-verify-phone.png');
 
     // A reload keeps the transfer: the code can still be entered.
     await waitFor(

@@ -5,11 +5,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { failed, saveArtifact } from '../support/artifacts.js';
+import { docScreenshot, failed, SCREENSHOTS_DIR, saveArtifact } from '../support/artifacts.js';
 import { useBrowser } from '../support/browser.js';
 import { sha256, waitFor } from '../support/files.js';
 import { verificationTokenFromOutbox } from '../support/mail.js';
-import { FerryProcess, freePort, REPO_ROOT, tempDir } from '../support/server.js';
+import { FerryProcess, freePort, tempDir } from '../support/server.js';
 
 /**
  * Upload inboxes and the embeddable widget in Chromium against the built server: the owner creates an inbox and
@@ -20,26 +20,8 @@ import { FerryProcess, freePort, REPO_ROOT, tempDir } from '../support/server.js
  * refuses to be framed there.
  */
 
-const SCREENSHOTS = path.join(REPO_ROOT, 'docs', 'screenshots');
 const OWNER = 'lena.studio@owners.example';
 const PASSWORD = 'quiet harbour lights 42';
-
-async function shot(page: Page, name: string): Promise<void> {
-  await fs.mkdir(SCREENSHOTS, { recursive: true });
-  // Toasts come and go: dismiss them (as a reader would) rather than wait for them to close by themselves,
-  // so the picture shows the page. A toast may close by itself meanwhile: the click then has nothing to do.
-  const toasts = page.getByTestId('toast');
-  while ((await toasts.count()) > 0)
-    await toasts
-      .first()
-      .getByRole('button', { name: 'Dismiss' })
-      .click({ timeout: 2_000 })
-      .catch(() => undefined);
-  await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, {
-    timeout: 10_000,
-  });
-  await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true, animations: 'disabled' });
-}
 
 async function createAccount(server: FerryProcess, email: string): Promise<void> {
   const register = await fetch(`${server.url}/api/auth/register`, {
@@ -193,14 +175,17 @@ describe('upload inboxes and the widget on another site, in Chromium', () => {
         bar.style.position = 'static';
       });
     });
-    await shot(owner, 'inbox-page.png');
+    await docScreenshot(owner, 'inbox-page.png');
     await owner.reload();
     await owner.getByTestId('widget-row').waitFor();
     // On a phone, nothing sticks out sideways.
     await owner.setViewportSize({ width: 375, height: 800 });
     await fitsWidth(owner, 375);
     await owner.getByTestId('inbox-heading').scrollIntoViewIfNeeded();
-    await owner.screenshot({ path: path.join(SCREENSHOTS, 'inbox-page-phone.png'), animations: 'disabled' });
+    await owner.screenshot({
+      path: path.join(SCREENSHOTS_DIR, 'inbox-page-phone.png'),
+      animations: 'disabled',
+    });
     await owner.setViewportSize({ width: 1280, height: 900 });
 
     // --- Another site embeds it with the snippet, pasted as is. ---
@@ -283,7 +268,7 @@ describe('upload inboxes and the widget on another site, in Chromium', () => {
     await widget.getByTestId('widget-message').fill('Survey of the north plot.');
     await widget.getByTestId('widget-question-q1').fill('LUM-2031');
     await widget.getByTestId('widget-question-q2').fill('End of March');
-    await shot(visitor, 'widget-foreign-page.png');
+    await docScreenshot(visitor, 'widget-foreign-page.png');
     await widget.getByTestId('widget-submit').click();
     await widget.getByTestId('widget-receipt').waitFor({ timeout: 60_000 });
     expect(await widget.getByTestId('widget-receipt-summary').textContent()).toBe(
