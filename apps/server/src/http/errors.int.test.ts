@@ -53,6 +53,23 @@ describe('every error in the spec §8 shape', () => {
     expect(jsonOf(answer)).toMatchObject({ status: 431, codes: ['HEADERS_TOO_LARGE'] });
   });
 
+  it('answers a body over the limit with 413 and a content type no route reads with 415, in their own codes', async () => {
+    const tooLarge = await raw(
+      ferry.baseUrl,
+      'POST /api/transfer/transfers HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        `Content-Length: ${64 * 1024 * 1024}\r\nConnection: close\r\n\r\n{}`,
+    );
+    expect(tooLarge).toMatch(/^HTTP\/1.1 413/);
+    expect(jsonOf(tooLarge)).toMatchObject({ status: 413, codes: ['PAYLOAD_TOO_LARGE'] });
+    const res = await api(ferry.baseUrl, '/api/transfer/transfers', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/xml' },
+      body: '<transfer/>',
+    });
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ status: 415, codes: ['UNSUPPORTED_MEDIA_TYPE'] });
+  });
+
   it('refuses tus concatenation as a client error, not a server error', async () => {
     const res = await api(ferry.baseUrl, '/api/transfer/uploads', {
       method: 'POST',

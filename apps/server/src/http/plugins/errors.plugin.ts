@@ -5,6 +5,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { AppError } from '../../services/app-error.js';
 
+/** Framework refusals (a body over the limit, a content type no route parses…): their own §8 codes. */
 const BY_STATUS: Record<number, AppErrorCode> = {
   404: 'NOT_FOUND',
   413: 'PAYLOAD_TOO_LARGE',
@@ -51,11 +52,8 @@ export function toAppError(error: unknown): AppError {
     });
   }
   const status = fastifyError.statusCode;
-  if (status && status >= 400 && status < 500) {
-    const code: AppErrorCode =
-      status === 404 ? 'NOT_FOUND' : status === 429 ? 'RATE_LIMITED' : 'VALIDATION_FAILED';
-    return new AppError(code, fastifyError.message);
-  }
+  if (status && status >= 400 && status < 500)
+    return new AppError(BY_STATUS[status] ?? 'VALIDATION_FAILED', fastifyError.message);
   return new AppError('INTERNAL', 'Something went wrong on our side.');
 }
 
