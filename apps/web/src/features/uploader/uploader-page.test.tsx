@@ -323,24 +323,7 @@ describe('uploader page', () => {
   });
 
   it('offers the code in the resume banner of an e-mail transfer still uploading', async () => {
-    const pending: PendingTransfer = {
-      transferId: 'AbCdEfGhIjKlMnOp',
-      uploadToken: 'tok',
-      uploadEndpoint: '/api/transfer/uploads',
-      link: '/dl/AbCdEfGhIjKlMnOp',
-      expiresAt: '2999-01-01T00:00:00.000Z',
-      createdAt: '2024-01-01T00:00:00.000Z',
-      files: [{ id: 'FILE01', name: 'a.txt', size: 1, relativePath: null, lastModified: 0 }],
-      verification: {
-        type: 'S1',
-        senderEmail: 'me@example.com',
-        recipients: ['ann@example.com'],
-        state: 'pending',
-        codeSentAt: new Date().toISOString(),
-        resendAfterSeconds: 60,
-        uploaded: false,
-      },
-    };
+    const pending = s1PendingUpload();
     localStorage.setItem(PENDING_STORAGE_KEY, JSON.stringify(pending));
     const uploading = transferSummary({
       type: 'S1',
@@ -373,4 +356,50 @@ describe('uploader page', () => {
     const saved = JSON.parse(localStorage.getItem(PENDING_STORAGE_KEY) ?? '{}') as PendingTransfer;
     expect(saved.verification?.state).toBe('verified');
   });
+
+  it('shows the code field of the resume banner only once the server has said where the transfer stands', async () => {
+    localStorage.setItem(PENDING_STORAGE_KEY, JSON.stringify(s1PendingUpload()));
+    let answer: (response: Response) => void = () => undefined;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))),
+    );
+    view = await render(harness(<UploaderPage />, '/', '/').ui);
+    await flush();
+    const root = view.container;
+    expect(byTestId(root, 'resume-banner')).toBeTruthy();
+    // A transfer that turns out to be uploaded goes to the code step: a code typed here would be lost.
+    expect(root.querySelector('[data-testid="verification-code"]')).toBeNull();
+    const uploading = transferSummary({
+      type: 'S1',
+      status: 'UPLOADING',
+      files: [{ id: 'FILE01', name: 'a.txt', relativePath: null, size: 1, sha256: null, uploaded: false }],
+      senderVerification: 'pending',
+    });
+    answer(new Response(JSON.stringify(uploading), { status: 200 }));
+    await flush();
+    expect(byTestId(root, 'resume-banner').querySelector('[data-testid="verification-code"]')).toBeTruthy();
+  });
 });
+
+/** An e-mail transfer saved by the browser while its one file was uploading, its sender's code asked for. */
+function s1PendingUpload(): PendingTransfer {
+  return {
+    transferId: 'AbCdEfGhIjKlMnOp',
+    uploadToken: 'tok',
+    uploadEndpoint: '/api/transfer/uploads',
+    link: '/dl/AbCdEfGhIjKlMnOp',
+    expiresAt: '2999-01-01T00:00:00.000Z',
+    createdAt: '2024-01-01T00:00:00.000Z',
+    files: [{ id: 'FILE01', name: 'a.txt', size: 1, relativePath: null, lastModified: 0 }],
+    verification: {
+      type: 'S1',
+      senderEmail: 'me@example.com',
+      recipients: ['ann@example.com'],
+      state: 'pending',
+      codeSentAt: new Date().toISOString(),
+      resendAfterSeconds: 60,
+      uploaded: false,
+    },
+  };
+}

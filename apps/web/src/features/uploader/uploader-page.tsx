@@ -237,16 +237,20 @@ export function UploaderPage() {
                 onDiscard={resumable.discard}
                 onFinish={() => startResume(resumable.state?.attached ?? new Map())}
               >
-                <CodeEntry
-                  verification={resumable.state.pending.verification}
-                  target={targetOf(resumable.state.pending)}
-                  uploaded={false}
-                  onVerified={(result) => {
-                    keepProof(resumable.state?.pending.verification?.senderEmail ?? '', result);
-                    resumable.updateVerification({ state: 'verified' });
-                  }}
-                  onChange={resumable.updateVerification}
-                />
+                {/* Only once the server's state is known: a transfer that turns out to be fully uploaded goes
+                    straight to the code step, and a code typed here in the meantime would be lost with the banner. */}
+                {resumable.state.checked && (
+                  <CodeEntry
+                    verification={resumable.state.pending.verification}
+                    target={targetOf(resumable.state.pending)}
+                    uploaded={false}
+                    onVerified={(result) => {
+                      keepProof(resumable.state?.pending.verification?.senderEmail ?? '', result);
+                      resumable.updateVerification({ state: 'verified' });
+                    }}
+                    onChange={resumable.updateVerification}
+                  />
+                )}
               </ResumeBanner>
             )}
             <FilePicker onFiles={onFiles} compact={state.files.length > 0} />
