@@ -1,8 +1,9 @@
 import type { TransferTemplate, UploaderSettings, UserProfile } from '@ferry/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertIcon } from '../../components/icons';
+import { useCheckedSubmit } from '../../hooks/use-checked-submit';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { ApiError } from '../../lib/api';
 import { updateUserProfile } from '../../lib/auth-api';
@@ -63,37 +64,18 @@ export function SettingsForm({ uid, profile, caps, managed }: SettingsFormProps)
   const toast = useToast();
   const describe = useDescribeError();
   const queryClient = useQueryClient();
-  const form = useRef<HTMLFormElement>(null);
   const [initial] = useState(() => draftOf(profile, caps));
   const [draft, setDraft] = useState<SettingsDraft>(initial.draft);
   const [capped, setCapped] = useState(initial.capped);
-  const [checked, setChecked] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
 
   const none: TemplateProblems = {};
   const uploaderProblems = managed ? none : templateProblems(draft.uploader, caps);
   const receiverProblems = templateProblems(draft.receiver, caps);
   const invalid = hasProblems(uploaderProblems) || hasProblems(receiverProblems);
 
-  // After a refused save, the first field to fix gets focus.
-  useEffect(() => {
-    if (attempt === 0) return;
-    form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [attempt]);
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    setChecked(true);
-    setFailure(null);
-    if (invalid) {
-      setAttempt((n) => n + 1);
-      return;
-    }
-    setBusy(true);
-    try {
+  const { form, checked, busy, failure, onSubmit } = useCheckedSubmit({
+    invalid,
+    save: async () => {
       const saved = await updateUserProfile(uid, settingsUpdate(draft, managed === null));
       queryClient.setQueryData(ownProfileKey(uid), saved);
       // The uploader's user state (own profile, and through it the template) reads again.
@@ -101,15 +83,13 @@ export function SettingsForm({ uid, profile, caps, managed }: SettingsFormProps)
       const next = draftOf(saved, caps);
       setDraft(next.draft);
       setCapped(next.capped);
-      setChecked(false);
       toast.show(i18n.t('account:settings.saved'), 'success');
-    } catch (error) {
+    },
+    onError(error, { setFailure }) {
       setFailure(describe(error));
       if (error instanceof ApiError && error.status === 401) void auth.reload();
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
 
   return (
     <form

@@ -1,7 +1,8 @@
 import type { InboxView } from '@ferry/core';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertIcon } from '../../components/icons';
+import { useCheckedSubmit } from '../../hooks/use-checked-submit';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { ApiError } from '../../lib/api';
 import { SettingsSwitch } from '../dashboard/settings-switch';
@@ -49,53 +50,30 @@ export function InboxForm(props: {
   const { t } = useTranslation();
   const describe = useDescribeError();
   const { caps, original } = props;
-  const form = useRef<HTMLFormElement>(null);
   const [draft, setDraft] = useState<InboxDraft>(() =>
     original ? inboxDraftOf(original) : newInboxDraft(caps),
   );
-  const [checked, setChecked] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  const [busy, setBusy] = useState(false);
   const [taken, setTaken] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
 
   const own = inboxProblems(draft, caps, original);
-  const problems: InboxProblems = checked ? own : {};
-  if (checked && taken !== null && taken === draft.slug) problems.slug = 'taken';
   const invalid = hasInboxProblems(own) || (taken !== null && taken === draft.slug);
   const change = (patch: Partial<InboxDraft>) => setDraft((d) => ({ ...d, ...patch }));
-
-  useEffect(() => {
-    if (attempt === 0) return;
-    form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [attempt]);
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    setChecked(true);
-    setFailure(null);
-    if (invalid) {
-      setAttempt((n) => n + 1);
-      return;
-    }
-    setBusy(true);
-    try {
-      await props.onSave(draft);
-      setChecked(false);
-    } catch (error) {
+  const { form, checked, busy, failure, onSubmit } = useCheckedSubmit({
+    invalid,
+    save: () => props.onSave(draft),
+    onError(error, { setFailure, refuse }) {
       if (error instanceof ApiError && error.hasCode('CONFLICT') && error.details.field === 'slug') {
         setTaken(draft.slug);
-        setAttempt((n) => n + 1);
+        refuse();
       } else {
         const setting =
           error instanceof ApiError ? SETTING_TEXT[String(error.details.setting ?? '')] : undefined;
         setFailure(setting ? t(setting) : describe(error));
       }
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const problems: InboxProblems = checked ? own : {};
+  if (checked && taken !== null && taken === draft.slug) problems.slug = 'taken';
 
   const preview = {
     fields: (() => {

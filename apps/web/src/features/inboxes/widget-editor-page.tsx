@@ -1,9 +1,10 @@
 import type { InboxView, WidgetView } from '@ferry/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { AlertIcon } from '../../components/icons';
+import { useCheckedSubmit } from '../../hooks/use-checked-submit';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { useUserState } from '../../hooks/use-user-state';
 import { PRODUCT_NAME } from '../../lib/config';
@@ -36,49 +37,25 @@ function WidgetEditorForm(props: {
   onSaved: (widget: WidgetView) => Promise<void>;
 }) {
   const { t } = useTranslation();
-  const describe = useDescribeError();
+  const _describe = useDescribeError();
   const user = useUserState();
   const { inbox, caps, widget } = props;
   const id = useId();
-  const form = useRef<HTMLFormElement>(null);
   const [draft, setDraft] = useState<WidgetDraft>(() =>
     widget ? widgetDraftOf(widget) : newWidgetDraft(inbox),
   );
-  const [checked, setChecked] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
   const own = widgetEditorProblems(draft);
-  const problems = checked ? own : {};
   const invalid = Object.keys(own).length > 0;
-
-  useEffect(() => {
-    if (attempt === 0) return;
-    form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [attempt]);
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    setChecked(true);
-    setFailure(null);
-    if (invalid) {
-      setAttempt((n) => n + 1);
-      return;
-    }
-    setBusy(true);
-    try {
+  const { form, checked, busy, failure, onSubmit } = useCheckedSubmit({
+    invalid,
+    save: async () => {
       const saved = widget
         ? await updateWidget(widget.widgetId, widgetUpdateOf(draft, widget, inbox, caps.allowCustomization))
         : await createWidget(inbox.inboxId, widgetCreateOf(draft, inbox, caps.allowCustomization));
-      setChecked(false);
       await props.onSaved(saved);
-    } catch (error) {
-      setFailure(describe(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const problems = checked ? own : {};
 
   const fields = fieldsOfDraft(draft.fields, inbox.linkMode);
   const inboxTheme = fillTheme(inbox.customization);
