@@ -3,14 +3,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { LockIcon } from '../../components/icons';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { useUserState } from '../../hooks/use-user-state';
 import { PRODUCT_NAME } from '../../lib/config';
 import { deleteInbox, getInbox, updateInbox } from '../../lib/inbox-api';
 import { ActionError, ConfirmButton } from '../dashboard/transfers/confirm-button';
 import { useToast } from '../toasts/toast-context';
-import { CopyField } from './copy-field';
+import { InboxFacts } from './inbox-facts';
 import { InboxForm } from './inbox-form';
 import { type InboxCaps, inboxUpdateOf } from './inbox-form-state';
 import { InboxSwitch } from './inbox-switch';
@@ -43,26 +42,7 @@ function InboxSummary({ inbox }: { inbox: InboxView }) {
         </h1>
         <InboxSwitch inbox={inbox} testId="inbox-switch" />
       </div>
-      <p className="inbox-facts muted" data-testid="inbox-facts">
-        {inbox.isDefault && (
-          <span className="badge badge-success" data-testid="inbox-default">
-            {t('account:inboxes.default')}
-          </span>
-        )}
-        <span>{t(inbox.linkMode === 'S1' ? 'account:inboxes.mode_S1' : 'account:inboxes.mode_S2')}</span>
-        <span data-testid="inbox-uploads">{t('account:inboxes.uploads', { count: inbox.uploadCount })}</span>
-        {inbox.passwordProtected && (
-          <span>
-            <LockIcon width={14} height={14} /> {t('account:inboxes.protected')}
-          </span>
-        )}
-      </p>
-      <CopyField
-        label={t('account:inboxes.address')}
-        value={inbox.link}
-        copied={t('account:inboxes.address_copied')}
-        testId="inbox-address"
-      />
+      <InboxFacts inbox={inbox} />
       {!inbox.isDefault && (
         <div>
           <button

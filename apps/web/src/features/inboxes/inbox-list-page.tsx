@@ -1,17 +1,15 @@
 import type { InboxView } from '@ferry/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { LockIcon } from '../../components/icons';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { PRODUCT_NAME } from '../../lib/config';
-import { CopyField } from './copy-field';
+import { InboxFacts } from './inbox-facts';
 import { InboxSwitch } from './inbox-switch';
 import { INBOXES_PATH } from './paths';
 import { useInboxList } from './use-inboxes';
 import './inboxes.css';
 
 function InboxCard({ inbox }: { inbox: InboxView }) {
-  const { t } = useTranslation();
   return (
     <li className="panel dashboard-card inbox-card" data-testid="inbox-row" data-inbox-id={inbox.inboxId}>
       <div className="inbox-card-head">
@@ -22,26 +20,7 @@ function InboxCard({ inbox }: { inbox: InboxView }) {
         </h2>
         <InboxSwitch inbox={inbox} testId="inbox-switch" />
       </div>
-      <p className="inbox-facts muted" data-testid="inbox-facts">
-        {inbox.isDefault && (
-          <span className="badge badge-success" data-testid="inbox-default">
-            {t('account:inboxes.default')}
-          </span>
-        )}
-        <span>{t(inbox.linkMode === 'S1' ? 'account:inboxes.mode_S1' : 'account:inboxes.mode_S2')}</span>
-        <span data-testid="inbox-uploads">{t('account:inboxes.uploads', { count: inbox.uploadCount })}</span>
-        {inbox.passwordProtected && (
-          <span>
-            <LockIcon width={14} height={14} /> {t('account:inboxes.protected')}
-          </span>
-        )}
-      </p>
-      <CopyField
-        label={t('account:inboxes.address')}
-        value={inbox.link}
-        copied={t('account:inboxes.address_copied')}
-        testId="inbox-address"
-      />
+      <InboxFacts inbox={inbox} />
     </li>
   );
 }
