@@ -26,7 +26,19 @@ export function takeBackShutdownSignals(): void {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) exitHook.unhookEvent(signal);
 }
 
-export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedDatabase> {
+/** Tries to start PostgreSQL this many times when the port chosen for it was taken meanwhile. */
+const START_ATTEMPTS = 3;
+
+export interface EmbeddedOptions {
+  /** Chooses the port to try (default: one the system reports free). */
+  ports?: () => Promise<number>;
+}
+
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: Logger,
+  options: EmbeddedOptions = {},
+): Promise<EmbeddedDatabase> {
   const pgDir = path.join(dataDir, 'pg');
   const credentialsFile = path.join(dataDir, 'pg-credentials.json');
   const isRoot = process.getuid?.() === 0;
@@ -54,37 +66,56 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   }
 
   await stopOrphanPostmaster(pgDir, log);
-  const port = await freePort();
-  const pg = new EmbeddedPostgres({
-    databaseDir: pgDir,
-    port,
-    user: 'ferry',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: isRoot,
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: [
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      '-c',
-      'max_connections=200',
-    ],
-    onLog: (m) => log.debug({ pg: m.trim() }, 'postgres'),
-    onError: (e) => log.warn({ pg: String(e).trim() }, 'postgres'),
-  });
-  if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
-    log.info({ pgDir }, 'creating the embedded PostgreSQL cluster');
-    await pg.initialise();
-  }
-  try {
-    await pg.start();
-  } catch (error) {
-    throw new Error(
-      `The embedded PostgreSQL in ${pgDir} did not start (see the log above): ${String(error ?? '')}`,
-    );
+  const ports = options.ports ?? freePort;
+  let pg: EmbeddedPostgres;
+  let port: number;
+  for (let attempt = 1; ; attempt++) {
+    port = await ports();
+    const messages: string[] = [];
+    pg = new EmbeddedPostgres({
+      databaseDir: pgDir,
+      port,
+      user: 'ferry',
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      createPostgresUser: isRoot,
+      initdbFlags: ['--encoding=UTF8', '--locale=C'],
+      postgresFlags: [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'max_connections=200',
+      ],
+      onLog: (m) => {
+        messages.push(m);
+        log.debug({ pg: m.trim() }, 'postgres');
+      },
+      onError: (e) => log.warn({ pg: String(e).trim() }, 'postgres'),
+    });
+    if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
+      log.info({ pgDir }, 'creating the embedded PostgreSQL cluster');
+      await pg.initialise();
+    }
+    try {
+      await pg.start();
+      break;
+    } catch (error) {
+      // The port was free when chosen; another process can take it before PostgreSQL binds it (several servers
+      // starting at once on one machine). Another free port then does.
+      const portTaken = messages.some((m) => /could not bind|address already in use/i.test(m));
+      if (portTaken && attempt < START_ATTEMPTS) {
+        log.warn({ port }, 'the port chosen for the embedded PostgreSQL was taken meanwhile; trying another');
+        continue;
+      }
+      const lines = messages.flatMap((m) => m.split('\n')).map((line) => line.trim());
+      const detail = lines.filter((line) => /FATAL|ERROR|could not/.test(line)).join(' | ');
+      throw new Error(
+        `The embedded PostgreSQL in ${pgDir} did not start: ${String(error ?? '')}${detail ? ` (${detail})` : ''}`,
+      );
+    }
   }
   const url = `postgres://ferry:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   await ensureDatabase(pg, 'ferry');
