@@ -10,7 +10,7 @@ export class ConnectionTracker {
   private readonly active = new Map<Socket, number>();
   private closing = false;
 
-  constructor(private readonly server: Server) {
+  constructor(server: Server) {
     server.on('connection', (socket: Socket) => {
       if (this.closing) return void socket.destroy();
       this.active.set(socket, 0);

@@ -16,6 +16,7 @@ export async function api(baseUrl: string, path: string, init: RequestInit & { j
     body: json !== undefined ? JSON.stringify(json) : rest.body,
   });
   const text = await res.text();
+  // biome-ignore lint/suspicious/noExplicitAny: a test helper; each test reads the fields it expects of the body
   let body: any = null;
   try {
     body = text ? JSON.parse(text) : null;
