@@ -89,15 +89,7 @@ describe('uploader page', () => {
   });
 
   it('offers to resume an unfinished transfer, and discards it on request', async () => {
-    const pending: PendingTransfer = {
-      transferId: 'AbCdEfGhIjKlMnOp',
-      uploadToken: 'tok',
-      uploadEndpoint: '/api/transfer/uploads',
-      link: '/dl/AbCdEfGhIjKlMnOp',
-      expiresAt: '2999-01-01T00:00:00.000Z',
-      createdAt: '2024-01-01T00:00:00.000Z',
-      files: [{ id: 'FILE01', name: 'a.txt', size: 1, relativePath: null, lastModified: 0 }],
-    };
+    const pending = pendingUpload();
     localStorage.setItem(PENDING_STORAGE_KEY, JSON.stringify(pending));
     const state = transferSummary({
       transferId: pending.transferId,
@@ -241,24 +233,10 @@ describe('uploader page', () => {
   });
 
   it('after a reload, takes the code of an uploaded e-mail transfer, then shows each recipient', async () => {
-    const pending: PendingTransfer = {
-      transferId: 'AbCdEfGhIjKlMnOp',
-      uploadToken: 'tok',
-      uploadEndpoint: '/api/transfer/uploads',
-      link: '/dl/AbCdEfGhIjKlMnOp',
-      expiresAt: '2999-01-01T00:00:00.000Z',
-      createdAt: '2024-01-01T00:00:00.000Z',
-      files: [{ id: 'FILE01', name: 'a.txt', size: 1, relativePath: null, lastModified: 0 }],
-      verification: {
-        type: 'S1',
-        senderEmail: 'me@example.com',
-        recipients: ['ann@example.com', 'bob@example.com'],
-        state: 'pending',
-        codeSentAt: new Date().toISOString(),
-        resendAfterSeconds: 60,
-        uploaded: true,
-      },
-    };
+    const pending = s1PendingUpload({
+      recipients: ['ann@example.com', 'bob@example.com'],
+      uploaded: true,
+    });
     localStorage.setItem(PENDING_STORAGE_KEY, JSON.stringify(pending));
     const recipient = (email: string, delivery: 'waiting' | 'queued') => ({
       email,
@@ -382,8 +360,8 @@ describe('uploader page', () => {
   });
 });
 
-/** An e-mail transfer saved by the browser while its one file was uploading, its sender's code asked for. */
-function s1PendingUpload(): PendingTransfer {
+/** A transfer saved by the browser while its one file was uploading. */
+function pendingUpload(): PendingTransfer {
   return {
     transferId: 'AbCdEfGhIjKlMnOp',
     uploadToken: 'tok',
@@ -392,6 +370,15 @@ function s1PendingUpload(): PendingTransfer {
     expiresAt: '2999-01-01T00:00:00.000Z',
     createdAt: '2024-01-01T00:00:00.000Z',
     files: [{ id: 'FILE01', name: 'a.txt', size: 1, relativePath: null, lastModified: 0 }],
+  };
+}
+
+/** The same as an e-mail transfer whose sender's code was asked for (`verification` changes what differs). */
+function s1PendingUpload(
+  verification: Partial<NonNullable<PendingTransfer['verification']>> = {},
+): PendingTransfer {
+  return {
+    ...pendingUpload(),
     verification: {
       type: 'S1',
       senderEmail: 'me@example.com',
@@ -400,6 +387,7 @@ function s1PendingUpload(): PendingTransfer {
       codeSentAt: new Date().toISOString(),
       resendAfterSeconds: 60,
       uploaded: false,
+      ...verification,
     },
   };
 }
