@@ -276,7 +276,8 @@ export class AuthService {
     options: { expiresInMinutes: number; deviceId?: string | undefined },
   ): Promise<SessionCookieResponse & { maxAgeSeconds: number }> {
     await this.checkLicence(user);
-    const expiresAt = new Date(this.now().getTime() + options.expiresInMinutes * 60_000);
+    const issuedAt = this.now();
+    const expiresAt = new Date(issuedAt.getTime() + options.expiresInMinutes * 60_000);
     const session: Omit<SessionRecord, 'createdAt' | 'lastUsedAt' | 'revokedAt'> = {
       id: randomToken(18),
       userId: user.id,
@@ -289,7 +290,7 @@ export class AuthService {
     await this.repo.createSession(session);
     await this.repo.recordSignIn(user.id, provider);
     return {
-      sessionCookie: await this.sessionToken(user, session.id, provider, expiresAt),
+      sessionCookie: await this.sessionToken(user, session.id, provider, issuedAt, expiresAt),
       sessionExpireTimestamp: expiresAt.getTime(),
       maxAgeSeconds: options.expiresInMinutes * 60,
     };
@@ -595,7 +596,8 @@ export class AuthService {
   // --- internals -----------------------------------------------------------------------------------------
 
   private async idToken(user: UserRecord, provider: string): Promise<IdTokenResponse> {
-    const exp = Math.floor(this.now().getTime() / 1000) + ID_TOKEN_SECONDS;
+    const iat = Math.floor(this.now().getTime() / 1000);
+    const exp = iat + ID_TOKEN_SECONDS;
     const idToken = await new SignJWT({
       typ: 'id',
       user_id: user.id,
@@ -604,7 +606,7 @@ export class AuthService {
     })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(user.id)
-      .setIssuedAt()
+      .setIssuedAt(iat)
       .setExpirationTime(exp)
       .sign(this.key);
     return { idToken, expiresAt: new Date(exp * 1000).toISOString() };
@@ -614,6 +616,7 @@ export class AuthService {
     user: UserRecord,
     sid: string,
     provider: string,
+    issuedAt: Date,
     expiresAt: Date,
   ): Promise<string> {
     const claims: Omit<SessionClaims, 'iat' | 'exp'> & { typ: 'session' } = {
@@ -627,10 +630,11 @@ export class AuthService {
       sid,
       sign_in_provider: provider,
     };
+    // iat and exp from the one instant the session began (jose's own clock is read later, maybe a second on)
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(user.id)
-      .setIssuedAt()
+      .setIssuedAt(Math.floor(issuedAt.getTime() / 1000))
       .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
       .sign(this.key);
   }
