@@ -12,8 +12,15 @@ describe('configuration', () => {
       databaseUrl: null,
       redisUrl: null,
       s3: null,
+      mallocTrimSeconds: 5,
     });
     expect(config.dataDir.endsWith('/data')).toBe(true);
+  });
+
+  it('turns the C heap trim off with 0 and refuses a negative interval', () => {
+    expect(loadConfig({ MALLOC_TRIM_SECONDS: '0' }).mallocTrimSeconds).toBe(0);
+    expect(loadConfig({ MALLOC_TRIM_SECONDS: '30' }).mallocTrimSeconds).toBe(30);
+    expect(() => loadConfig({ MALLOC_TRIM_SECONDS: '-1' })).toThrow(/MALLOC_TRIM_SECONDS/);
   });
 
   it('refuses the scale-out setup without Redis and a shared secret, naming both at once', () => {

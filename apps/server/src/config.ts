@@ -68,6 +68,7 @@ const ConfigSchema = z
     PASSWORD_ATTEMPTS_PER_WINDOW: z.coerce.number().int().min(1).default(10),
     PASSWORD_ATTEMPT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).default(25),
+    MALLOC_TRIM_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
     STORAGE: z.enum(['local', 's3']).default('local'),
     S3_ENDPOINT: z.string().url().optional(),
     S3_REGION: z.string().min(1).default('us-east-1'),
@@ -183,6 +184,8 @@ const ConfigSchema = z
       passwordAttempts: env.PASSWORD_ATTEMPTS_PER_WINDOW,
       passwordWindowSeconds: env.PASSWORD_ATTEMPT_WINDOW_SECONDS,
       shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
+      /** How often free C heap memory goes back to the system (lib/heap-trim.ts); 0: never. */
+      mallocTrimSeconds: env.MALLOC_TRIM_SECONDS,
       redisUrl: env.REDIS_URL ?? null,
       metricsToken: env.METRICS_TOKEN ?? null,
       countryHeader: env.COUNTRY_HEADER ?? null,

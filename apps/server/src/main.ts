@@ -26,6 +26,7 @@ import { PgMailDeliveries } from './jobs/mail-deliveries.js';
 import { MailJob, mailQueueDefinition } from './jobs/mail-job.js';
 import { JobQueue } from './jobs/queue.js';
 import { DataDirLock } from './lib/data-dir-lock.js';
+import { HeapTrimmer, loadMallocTrim } from './lib/heap-trim.js';
 import { createMailer } from './mail/index.js';
 import { Metrics } from './observability/metrics.js';
 import { MemoryRateLimiter } from './ratelimit/memory.js';
@@ -129,6 +130,16 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     await runMigrations(database);
 
     const metrics = new Metrics();
+    if (config.mallocTrimSeconds > 0) {
+      const trim = await loadMallocTrim();
+      if (trim) {
+        const trimmer = new HeapTrimmer(trim, config.mallocTrimSeconds * 1000);
+        trimmer.start();
+        cleanups.push(async () => trimmer.stop());
+      } else {
+        logger.debug('no malloc_trim on this system (glibc only): free C heap memory stays with the process');
+      }
+    }
     const storage = await createStorage(config);
     const uploadStore = new HashingDataStore(storage, (n) => metrics.uploadBytes.inc(n));
     const readiness: Record<string, () => Promise<void>> = {

@@ -1,0 +1,59 @@
+/**
+ * Hands the C heap's free memory back to the operating system now and then, with glibc's `malloc_trim(0)`.
+ *
+ * Every body chunk of an upload is a fresh allocation of up to 64 KiB (Node's HTTP parser copies each one), and V8
+ * frees them only when it next collects its young generation: during a large upload 30–45 MB of them pile up in
+ * glibc's main heap between two collections. Once freed, glibc gives memory back only from the top of that heap,
+ * and one long-lived allocation above the pile keeps all of it: the process stayed 30–45 MB larger after its
+ * first large transfer (docs/benchmarks.md). `malloc_trim` releases free pages wherever they are in the heap; the
+ * call takes microseconds when there is nothing to release.
+ *
+ * Linux with glibc only (musl and other systems have no such call); elsewhere nothing is trimmed.
+ */
+
+/** Releases free C heap memory; true when some was released. */
+export type TrimFunction = () => boolean;
+
+/** glibc's malloc_trim through koffi (prebuilt, no compiler needed), or null where there is none. */
+export async function loadMallocTrim(): Promise<TrimFunction | null> {
+  if (process.platform !== 'linux') return null;
+  // The report names glibc's version only when the process runs on glibc (not on musl).
+  const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)
+    ?.header;
+  if (!header?.glibcVersionRuntime) return null;
+  try {
+    const { default: koffi } = await import('koffi');
+    const libc = koffi.load('libc.so.6');
+    const trim = libc.func('int malloc_trim(size_t pad)') as (pad: number) => number;
+    return () => trim(0) === 1;
+  } catch {
+    return null;
+  }
+}
+
+/** Calls a trim function every `intervalMs` until stopped; the timer never keeps the process alive. */
+export class HeapTrimmer {
+  private timer: NodeJS.Timeout | null = null;
+  /** How many calls released memory (for tests and diagnostics). */
+  released = 0;
+
+  constructor(
+    private readonly trim: TrimFunction,
+    private readonly intervalMs: number,
+  ) {
+    if (!(intervalMs > 0)) throw new RangeError(`trim interval must be positive, got ${intervalMs}`);
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.trim()) this.released += 1;
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
