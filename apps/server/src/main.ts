@@ -130,16 +130,6 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     await runMigrations(database);
 
     const metrics = new Metrics();
-    if (config.mallocTrimSeconds > 0) {
-      const trim = await loadMallocTrim();
-      if (trim) {
-        const trimmer = new HeapTrimmer(trim, config.mallocTrimSeconds * 1000);
-        trimmer.start();
-        cleanups.push(async () => trimmer.stop());
-      } else {
-        logger.debug('no malloc_trim on this system (glibc only): free C heap memory stays with the process');
-      }
-    }
     const storage = await createStorage(config);
     const uploadStore = new HashingDataStore(storage, (n) => metrics.uploadBytes.inc(n));
     const readiness: Record<string, () => Promise<void>> = {
@@ -474,6 +464,11 @@ async function run(): Promise<void> {
     process.exit(1);
   }
   logger.info(`${config.productName} is ready at ${config.publicUrl ?? `http://localhost:${config.port}`}`);
+  // The C heap is the process's, not one Ferry instance's: trimmed here rather than in createFerry.
+  const trim = config.mallocTrimSeconds > 0 ? await loadMallocTrim() : null;
+  if (trim) new HeapTrimmer(trim, config.mallocTrimSeconds * 1000).start();
+  else if (config.mallocTrimSeconds > 0)
+    logger.debug('no malloc_trim on this system (glibc only): free C heap memory stays with the process');
   takeBackShutdownSignals();
   let stopping = false;
   const stop = (signal: string) => {

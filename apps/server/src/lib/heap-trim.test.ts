@@ -23,10 +23,9 @@ describe('C heap trim', () => {
     expect(blocks.every((block, i) => block[0] === i && block[block.length - 1] === i)).toBe(true);
   });
 
-  it('trims on every interval until stopped, counting the calls that released memory', () => {
+  it('trims on every interval until stopped', () => {
     vi.useFakeTimers();
-    const results = [true, false, true];
-    const trim = vi.fn(() => results.shift() ?? false);
+    const trim = vi.fn(() => true);
     const trimmer = new HeapTrimmer(trim, 5000);
     trimmer.start();
     trimmer.start(); // a second start keeps one timer
@@ -36,7 +35,6 @@ describe('C heap trim', () => {
     expect(trim).toHaveBeenCalledTimes(1);
     vi.advanceTimersByTime(10_000);
     expect(trim).toHaveBeenCalledTimes(3);
-    expect(trimmer.released).toBe(2);
     trimmer.stop();
     vi.advanceTimersByTime(60_000);
     expect(trim).toHaveBeenCalledTimes(3);
