@@ -78,6 +78,7 @@ export interface Ferry {
   cleanup: CleanupService;
   jobs: JobQueue;
   notifications: NotificationService;
+  metrics: Metrics;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database and the data dir. */
   close(): Promise<void>;
 }
@@ -439,7 +440,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     });
     const connections = new ConnectionTracker(app.server);
     cleanups.push(() => connections.drain(() => app.close(), config.shutdownGraceSeconds * 1000));
-    return { app, config, cleanup, jobs, notifications, close: closeAll };
+    return { app, config, cleanup, jobs, notifications, metrics, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;
@@ -466,9 +467,12 @@ async function run(): Promise<void> {
   logger.info(`${config.productName} is ready at ${config.publicUrl ?? `http://localhost:${config.port}`}`);
   // The C heap is the process's, not one Ferry instance's: trimmed here rather than in createFerry.
   const trim = config.mallocTrimSeconds > 0 ? await loadMallocTrim() : null;
-  if (trim) new HeapTrimmer(trim, config.mallocTrimSeconds * 1000).start();
-  else if (config.mallocTrimSeconds > 0)
+  if (trim) {
+    const metrics = ferry.metrics;
+    new HeapTrimmer(trim, config.mallocTrimSeconds * 1000, () => metrics.streamsInProgress > 0).start();
+  } else if (config.mallocTrimSeconds > 0) {
     logger.debug('no malloc_trim on this system (glibc only): free C heap memory stays with the process');
+  }
   takeBackShutdownSignals();
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, fetchBytes, randomFile, sendTransfer } from '../test/flows.js';
@@ -45,10 +46,41 @@ describe('operability', () => {
     expect(metricValue(text, 'ferry_upload_bytes_total')).toBe(data.length);
     expect(metricValue(text, 'ferry_download_bytes_total')).toBe(data.length);
     expect(metricValue(text, 'ferry_active_uploads')).toBe(0);
+    expect(metricValue(text, 'ferry_active_downloads')).toBe(0);
     expect(text).toMatch(
       /ferry_http_requests_total\{method="POST",route="\/api\/transfer\/transfers",status="201"\} 1/,
     );
     expect(text).toContain('ferry_http_request_duration_seconds_bucket');
+  });
+
+  it('counts a download as streaming until its response closes, also when the client goes away', async () => {
+    const metrics = async () =>
+      (
+        await fetch(`${ferry.baseUrl}/metrics`, {
+          headers: { authorization: 'Bearer metrics-token-0123456789' },
+        })
+      ).text();
+    const until = async (check: () => Promise<boolean>) => {
+      for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(await check()).toBe(true);
+    };
+    // Larger than the loopback socket buffers take, so the response waits for a reader that never reads.
+    const data = randomFile(48 * 1024 * 1024);
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'slow.bin', data }]);
+    const link = await api(
+      ferry.baseUrl,
+      `/api/transfer/downloads/link?transferId=${t.transferId}&fileId=${t.files[0]!.id}`,
+    );
+    const request = http.get(link.body.url);
+    request.on('error', () => undefined); // destroyed below
+    const response = await new Promise<http.IncomingMessage>((resolve) => request.once('response', resolve));
+    response.pause();
+    expect(response.statusCode).toBe(200);
+    await until(async () => metricValue(await metrics(), 'ferry_active_downloads') === 1);
+    expect(ferry.metrics.streamsInProgress).toBe(1);
+    request.destroy();
+    await until(async () => metricValue(await metrics(), 'ferry_active_downloads') === 0);
+    expect(ferry.metrics.streamsInProgress).toBe(0);
   });
 });
 

@@ -40,6 +40,20 @@ describe('C heap trim', () => {
     expect(trim).toHaveBeenCalledTimes(3);
   });
 
+  it('skips the ticks at which bytes are streaming and trims at the next quiet one', () => {
+    vi.useFakeTimers();
+    const trim = vi.fn(() => true);
+    let streaming = 2;
+    const trimmer = new HeapTrimmer(trim, 5000, () => streaming > 0);
+    trimmer.start();
+    vi.advanceTimersByTime(15_000);
+    expect(trim).toHaveBeenCalledTimes(0);
+    streaming = 0;
+    vi.advanceTimersByTime(5000);
+    expect(trim).toHaveBeenCalledTimes(1);
+    trimmer.stop();
+  });
+
   it('refuses an interval that is not positive', () => {
     expect(() => new HeapTrimmer(() => false, 0)).toThrow(RangeError);
   });

@@ -6,7 +6,8 @@
  * glibc's main heap between two collections. Once freed, glibc gives memory back only from the top of that heap,
  * and one long-lived allocation above the pile keeps all of it: the process stayed 30–45 MB larger after its
  * first large transfer (docs/benchmarks.md). `malloc_trim` releases free pages wherever they are in the heap; the
- * call takes microseconds when there is nothing to release.
+ * call takes microseconds when there is nothing to release. It waits while bytes stream: pages released then would
+ * be faulted in again by the next body chunks.
  *
  * Linux with glibc only (musl and other systems have no such call); elsewhere nothing is trimmed.
  */
@@ -28,20 +29,26 @@ export async function loadMallocTrim(): Promise<TrimFunction | null> {
   }
 }
 
-/** Calls a trim function every `intervalMs` until stopped; the timer never keeps the process alive. */
+/**
+ * Calls a trim function every `intervalMs` until stopped, skipping the ticks at which `busy()` says an upload or a
+ * download is streaming; the timer never keeps the process alive.
+ */
 export class HeapTrimmer {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly trim: TrimFunction,
     private readonly intervalMs: number,
+    private readonly busy: () => boolean = () => false,
   ) {
     if (!(intervalMs > 0)) throw new RangeError(`trim interval must be positive, got ${intervalMs}`);
   }
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => this.trim(), this.intervalMs);
+    this.timer = setInterval(() => {
+      if (!this.busy()) this.trim();
+    }, this.intervalMs);
     this.timer.unref();
   }
 

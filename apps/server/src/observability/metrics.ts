@@ -31,6 +31,11 @@ export class Metrics {
     help: 'Upload requests (tus PATCH) receiving bytes right now',
     registers: [this.registry],
   });
+  readonly activeDownloads = new Gauge({
+    name: 'ferry_active_downloads',
+    help: 'Download responses (files and ZIPs) sending bytes right now',
+    registers: [this.registry],
+  });
   readonly jobQueueDepth = new Gauge({
     name: 'ferry_job_queue_depth',
     help: 'Background jobs waiting to run, by queue',
@@ -38,7 +43,25 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private streaming = 0;
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'ferry_' });
+  }
+
+  /** Uploads and downloads moving bytes right now, in this process (what the C heap trim waits for). */
+  get streamsInProgress(): number {
+    return this.streaming;
+  }
+
+  /** An upload body or a download response started streaming; `streamEnded` with the same kind follows once. */
+  streamStarted(kind: 'upload' | 'download'): void {
+    (kind === 'upload' ? this.activeUploads : this.activeDownloads).inc();
+    this.streaming += 1;
+  }
+
+  streamEnded(kind: 'upload' | 'download'): void {
+    (kind === 'upload' ? this.activeUploads : this.activeDownloads).dec();
+    this.streaming -= 1;
   }
 }

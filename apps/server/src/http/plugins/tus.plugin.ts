@@ -84,12 +84,12 @@ export function registerTus(
     }
     reply.hijack();
     if (request.method !== 'PATCH') return tus.handle(request.raw, reply.raw);
-    metrics.activeUploads.inc();
+    metrics.streamStarted('upload');
     try {
       passBodyChunksUncopied(request.raw);
       await tus.handle(request.raw, reply.raw);
     } finally {
-      metrics.activeUploads.dec();
+      metrics.streamEnded('upload');
     }
   };
   const methods = ['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'] as const;

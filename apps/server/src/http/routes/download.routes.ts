@@ -123,10 +123,12 @@ export const downloadRoutes =
         }
         if (request.method === 'HEAD' || body.size === 0) return reply.send();
         // Count the bytes as they flow, from the moment Fastify pipes the body (listening earlier would start the
-        // stream before anyone reads it).
-        reply.raw.once('pipe', (source) =>
-          source.on('data', (chunk: Buffer) => metrics.downloadBytes.inc(chunk.length)),
-        );
+        // stream before anyone reads it), and the download as streaming until its response closes (sent or not).
+        reply.raw.once('pipe', (source) => {
+          metrics.streamStarted('download');
+          reply.raw.once('close', () => metrics.streamEnded('download'));
+          source.on('data', (chunk: Buffer) => metrics.downloadBytes.inc(chunk.length));
+        });
         return reply.send(await body.open(useRange));
       },
     );
