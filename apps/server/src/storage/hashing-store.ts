@@ -3,6 +3,7 @@ import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { crc32 } from '@node-rs/crc32';
 import { DataStore, type Upload } from '@tus/utils';
+import { BatchedFileStore, type ChunkObserver } from './batched-file-store.js';
 import type { Storage } from './blob-store.js';
 
 export interface UploadDigest {
@@ -70,18 +71,27 @@ export class HashingDataStore extends DataStore {
     }
     this.states.delete(id); // only a write that ends cleanly puts a state back
     let hashed = 0;
-    const tap = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        state.sha256.update(chunk);
-        state.crc32 = crc32(chunk, state.crc32);
-        hashed += chunk.length;
-        callback(null, chunk);
-      },
-    });
-    // The tap goes straight to the store: an extra buffering stage here would hold many socket chunks at once,
-    // and those buffers, promoted to V8's old generation, set off a storm of full garbage collections.
-    const feeding = pipeline(stream, tap);
-    const [newOffset] = await Promise.all([this.storage.tusStore.write(tap, id, offset), feeding]);
+    const observe: ChunkObserver = (chunk) => {
+      state.sha256.update(chunk);
+      state.crc32 = crc32(chunk, state.crc32);
+      hashed += chunk.length;
+    };
+    const store = this.storage.tusStore;
+    let newOffset: number;
+    if (store instanceof BatchedFileStore) {
+      newOffset = await store.writeObserved(stream, id, offset, observe);
+    } else {
+      // The tap goes straight to the store: an extra buffering stage here would hold many socket chunks at once,
+      // and those buffers, promoted to V8's old generation, set off a storm of full garbage collections.
+      const tap = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          observe(chunk);
+          callback(null, chunk);
+        },
+      });
+      const feeding = pipeline(stream, tap);
+      [newOffset] = await Promise.all([store.write(tap, id, offset), feeding]);
+    }
     this.onBytes(newOffset - offset);
     if (newOffset === offset + hashed) this.states.set(id, { ...state, offset: newOffset });
     return newOffset;
