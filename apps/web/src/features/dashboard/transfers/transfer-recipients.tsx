@@ -48,7 +48,8 @@ export function TransferRecipients({ transfer }: { transfer: TransferDetail }) {
       <ul className="transfer-list-plain">
         {transfer.recipients.map((recipient) => (
           <li key={recipient.email} data-testid="transfer-recipient">
-            <p className="transfer-card-title">
+            {/* a div: the removal's confirmation is a fieldset, which a paragraph cannot hold */}
+            <div className="transfer-card-title">
               <strong data-testid="recipient-email">{recipient.email}</strong>
               {open && (
                 <ConfirmButton
@@ -59,7 +60,7 @@ export function TransferRecipients({ transfer }: { transfer: TransferDetail }) {
                   onConfirm={() => remove.run(() => removeRecipient(id, recipient.email))}
                 />
               )}
-            </p>
+            </div>
             <Timeline recipient={recipient} />
           </li>
         ))}
