@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Metrics } from './metrics.js';
 
-async function gauge(metrics: Metrics, name: string): Promise<number> {
-  const text = await metrics.registry.metrics();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  if (!line) throw new Error(`no ${name} in the metrics`);
-  return Number(line.split(' ')[1]);
+async function gauge(metrics: Metrics, kind: 'upload' | 'download'): Promise<number | undefined> {
+  const metric = kind === 'upload' ? metrics.activeUploads : metrics.activeDownloads;
+  return (await metric.get()).values[0]?.value;
 }
 
 describe('Metrics streams', () => {
@@ -15,12 +13,12 @@ describe('Metrics streams', () => {
     metrics.streamStarted('download');
     metrics.streamStarted('download');
     expect(metrics.streamsInProgress).toBe(3);
-    expect(await gauge(metrics, 'ferry_active_uploads')).toBe(1);
-    expect(await gauge(metrics, 'ferry_active_downloads')).toBe(2);
+    expect(await gauge(metrics, 'upload')).toBe(1);
+    expect(await gauge(metrics, 'download')).toBe(2);
     metrics.streamEnded('download');
     metrics.streamEnded('upload');
     expect(metrics.streamsInProgress).toBe(1);
-    expect(await gauge(metrics, 'ferry_active_uploads')).toBe(0);
-    expect(await gauge(metrics, 'ferry_active_downloads')).toBe(1);
+    expect(await gauge(metrics, 'upload')).toBe(0);
+    expect(await gauge(metrics, 'download')).toBe(1);
   });
 });
