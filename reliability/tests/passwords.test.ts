@@ -33,7 +33,7 @@ describe('password guessing', () => {
       env: {
         DATABASE_URL: db.url,
         PASSWORD_ATTEMPTS_PER_WINDOW: '5',
-        TRUST_PROXY: 'true',
+        TRUST_PROXY: '1',
       },
     });
     shortWindow = await fleet.start({

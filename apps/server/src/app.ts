@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import type { OidcSignIn } from './auth/oidc.js';
 import { oidcRoutes } from './auth/oidc.routes.js';
 import type { Config } from './config.js';
+import { proxyTrust } from './http/client-address.js';
 import {
   clientErrorHandler,
   frameworkErrorHandler,
@@ -91,9 +92,11 @@ export function redactUrl(url: string): string {
 /** Builds the HTTP app from ready services; main.ts and every HTTP test call this. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
+  const trust = proxyTrust(config.trustProxy);
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
-    trustProxy: config.trustProxy,
+    // A function, not a hop count: Fastify ignores X-Forwarded-For when given a bare number.
+    trustProxy: config.trustProxy === false ? false : trust,
     bodyLimit: 8 * 1024 * 1024,
     routerOptions: { maxParamLength: 2048 },
     requestIdHeader: false,

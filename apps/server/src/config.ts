@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { OidcProvidersSetting } from './auth/oidc-config.js';
+import { type TrustProxy, trustListProblem } from './http/client-address.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -49,6 +50,42 @@ const S3Regions = z
       }),
   );
 
+/**
+ * TRUST_PROXY: how many reverse proxies are in front (a number) or which addresses they have (a comma-separated
+ * list of addresses, CIDR subnets or loopback/linklocal/uniquelocal). `true` is refused: it would believe every
+ * X-Forwarded-For entry, including those the client writes itself.
+ */
+const TrustProxySetting = z.string().transform((text, ctx): TrustProxy => {
+  const value = text.trim().toLowerCase();
+  if (['', 'false', '0', 'no', 'off'].includes(value)) return false;
+  if (['true', 'yes', 'on', 'all'].includes(value)) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        '"true" would trust every X-Forwarded-For entry, and clients write those themselves; write how many proxies are in front of Ferry (TRUST_PROXY=1 behind one nginx) or their addresses (TRUST_PROXY=127.0.0.1, or a list such as 10.0.0.0/8,::1)',
+    });
+    return z.NEVER;
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) {
+      ctx.addIssue({ code: 'custom', message: 'more than 10 proxies in a row is surely a mistake' });
+      return z.NEVER;
+    }
+    return { hops };
+  }
+  const addresses = text
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  const problem = trustListProblem(addresses);
+  if (problem) {
+    ctx.addIssue({ code: 'custom', message: `${problem}; write a number of proxies or their addresses` });
+    return z.NEVER;
+  }
+  return { addresses };
+});
+
 /** Every setting Ferry reads, from the environment; docs/configuration.md describes each one. */
 const ConfigSchema = z
   .object({
@@ -61,7 +98,7 @@ const ConfigSchema = z
     SECRET_KEY: z.string().min(32, 'SECRET_KEY must be at least 32 characters').optional(),
     PRODUCT_NAME: z.string().default('Ferry'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: bool.default(false),
+    TRUST_PROXY: TrustProxySetting.default(false),
     WEB_DIST: z.string().default(defaultWebDist),
     DOWNLOAD_LINK_TTL_SECONDS: z.coerce.number().int().min(60).default(86_400),
     UNFINISHED_UPLOAD_TTL_HOURS: z.coerce.number().int().min(1).default(72),

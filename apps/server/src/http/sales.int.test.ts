@@ -16,7 +16,7 @@ beforeAll(async () => {
       SMTP_URL: sink.url,
       SALES_EMAIL: SALES,
       // Each test is its own client (X-Forwarded-For), so their rate limits do not add up.
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '1',
       MAIL_RETRY_DELAY_SECONDS: '1',
       MAINTENANCE_CRON: '0 0 1 1 *',
     },
