@@ -14,6 +14,7 @@ import type { OidcSignIn } from './auth/oidc.js';
 import { oidcRoutes } from './auth/oidc.routes.js';
 import type { Config } from './config.js';
 import { proxyTrust } from './http/client-address.js';
+import { registerClientLimits } from './http/client-limits.js';
 import {
   clientErrorHandler,
   frameworkErrorHandler,
@@ -109,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
+  registerClientLimits(app as unknown as FastifyInstance, trust, config.clientLimits);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {

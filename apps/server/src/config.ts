@@ -153,6 +153,9 @@ const ConfigSchema = z
       .optional(),
     OIDC_PROVIDERS: OidcProvidersSetting.optional(),
     OIDC_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
+    // Slow clients (docs/configuration.md, "Clients, proxies and slow connections").
+    BODY_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+    MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(64),
   })
   // Runs even when other settings are invalid, so one error message lists every problem.
   .superRefine(
@@ -225,6 +228,11 @@ const ConfigSchema = z
       mallocTrimSeconds: env.MALLOC_TRIM_SECONDS,
       redisUrl: env.REDIS_URL ?? null,
       metricsToken: env.METRICS_TOKEN ?? null,
+      /** Slow or greedy clients (http/client-limits.ts); a cap of 0 means none. */
+      clientLimits: {
+        bodyIdleTimeoutMs: env.BODY_IDLE_TIMEOUT_SECONDS * 1000,
+        maxConnectionsPerClient: env.MAX_CONNECTIONS_PER_CLIENT,
+      },
       countryHeader: env.COUNTRY_HEADER ?? null,
       /** Sign-in with OpenID Connect providers (auth/oidc.ts); none when OIDC_PROVIDERS is unset. */
       oidc: { providers: env.OIDC_PROVIDERS ?? [], timeoutSeconds: env.OIDC_TIMEOUT_SECONDS },
