@@ -137,6 +137,7 @@ async function main() {
         DATA_DIR: dataDir,
         PORT: String(port),
         HOST: '127.0.0.1',
+        METRICS_PORT: '0',
         LOG_LEVEL: process.env.BENCH_FERRY_LOG_LEVEL ?? 'warn',
         NODE_ENV: 'production',
         NODE_OPTIONS: '',

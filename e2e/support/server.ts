@@ -67,6 +67,8 @@ export class FerryProcess {
         PORT: String(this.port),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
+        // Metrics on any free loopback port: several servers run at once.
+        METRICS_PORT: '0',
         ...this.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -86,6 +86,9 @@ const TrustProxySetting = z.string().transform((text, ctx): TrustProxy => {
   return { addresses };
 });
 
+/** Where /metrics is served apart from the app (127.0.0.1 by default): the Prometheus exporters' usual port. */
+export const DEFAULT_METRICS_PORT = 9464;
+
 /** Every setting Ferry reads, from the environment; docs/configuration.md describes each one. */
 const ConfigSchema = z
   .object({
@@ -153,9 +156,13 @@ const ConfigSchema = z
       .optional(),
     OIDC_PROVIDERS: OidcProvidersSetting.optional(),
     OIDC_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
-    // Slow clients (docs/configuration.md, "Clients, proxies and slow connections").
+    // Slow clients and the metrics listener (docs/configuration.md, "Clients, proxies and slow connections").
     BODY_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
     MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(64),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    METRICS_PORT: z
+      .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)])
+      .default(DEFAULT_METRICS_PORT),
   })
   // Runs even when other settings are invalid, so one error message lists every problem.
   .superRefine(
@@ -227,7 +234,10 @@ const ConfigSchema = z
       /** How often free C heap memory goes back to the system (lib/heap-trim.ts); 0: never. */
       mallocTrimSeconds: env.MALLOC_TRIM_SECONDS,
       redisUrl: env.REDIS_URL ?? null,
+      /** With a token, /metrics is also served on the main port to whoever sends it. */
       metricsToken: env.METRICS_TOKEN ?? null,
+      /** The loopback listener of /metrics (no token asked); null with METRICS_PORT=off. */
+      metricsListener: env.METRICS_PORT === 'off' ? null : { host: env.METRICS_HOST, port: env.METRICS_PORT },
       /** Slow or greedy clients (http/client-limits.ts); a cap of 0 means none. */
       clientLimits: {
         bodyIdleTimeoutMs: env.BODY_IDLE_TIMEOUT_SECONDS * 1000,

@@ -22,6 +22,7 @@ import { PgSalesRepository } from './db/sales.repository.js';
 import { PgTeamRepository } from './db/team.repository.js';
 import { PgTransferRepository } from './db/transfer.repository.js';
 import { ConnectionTracker } from './http/connection-tracker.js';
+import { MetricsServer } from './http/metrics-server.js';
 import { PgMailDeliveries } from './jobs/mail-deliveries.js';
 import { MailJob, mailQueueDefinition } from './jobs/mail-job.js';
 import { JobQueue } from './jobs/queue.js';
@@ -79,6 +80,11 @@ export interface Ferry {
   jobs: JobQueue;
   notifications: NotificationService;
   metrics: Metrics;
+  /**
+   * Serves /metrics on METRICS_HOST:METRICS_PORT (nothing with METRICS_PORT=off); resolves with its URL, or null.
+   * Called after the app listens; close() stops it.
+   */
+  listenMetrics(): Promise<string | null>;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database and the data dir. */
   close(): Promise<void>;
 }
@@ -440,7 +446,13 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     });
     const connections = new ConnectionTracker(app.server);
     cleanups.push(() => connections.drain(() => app.close(), config.shutdownGraceSeconds * 1000));
-    return { app, config, cleanup, jobs, notifications, metrics, close: closeAll };
+    const metricsServer = new MetricsServer(metrics);
+    cleanups.push(() => metricsServer.close());
+    const listenMetrics = async () =>
+      config.metricsListener
+        ? metricsServer.listen(config.metricsListener.host, config.metricsListener.port)
+        : null;
+    return { app, config, cleanup, jobs, notifications, metrics, listenMetrics, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;
@@ -460,6 +472,8 @@ async function run(): Promise<void> {
   try {
     ferry = await createFerry(config, logger);
     await ferry.app.listen({ host: config.host, port: config.port });
+    const metricsUrl = await ferry.listenMetrics();
+    if (metricsUrl) logger.info(`metrics at ${metricsUrl}`);
   } catch (error) {
     logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed');
     process.exit(1);

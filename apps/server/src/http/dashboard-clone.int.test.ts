@@ -707,7 +707,7 @@ describe('cloning on S3 storage', () => {
   });
 
   const metric = async (name: string) => {
-    const text = (await api(onS3.baseUrl, '/metrics')).body as string;
+    const text = await onS3.metrics.registry.metrics();
     return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
   };
 

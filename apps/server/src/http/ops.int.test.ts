@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
 import { api, fetchBytes, randomFile, sendTransfer } from '../test/flows.js';
 import { startTestFerry, TEST_REDIS_URL, type TestFerry } from '../test/harness.js';
 
@@ -81,6 +82,40 @@ describe('operability', () => {
     request.destroy();
     await until(async () => metricValue(await metrics(), 'ferry_active_downloads') === 0);
     expect(ferry.metrics.streamsInProgress).toBe(0);
+  });
+});
+
+describe('metrics without METRICS_TOKEN', () => {
+  it('are served on their own loopback listener, and not on the main port', async () => {
+    const ferry = await startTestFerry({ env: { METRICS_PORT: '0' } });
+    try {
+      await api(ferry.baseUrl, '/api/health');
+      const onMain = await api(ferry.baseUrl, '/metrics');
+      expect(onMain.status).toBe(404);
+      expect(onMain.body.codes).toEqual(['NOT_FOUND']);
+      expect(String(onMain.body)).not.toContain('ferry_http_requests_total');
+
+      const url = await ferry.listenMetrics();
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+      expect(new URL(url!).port).not.toBe(new URL(ferry.baseUrl).port);
+      const res = await fetch(url!);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toMatch(
+        /ferry_http_requests_total\{method="GET",route="\/api\/health",status="200"\} 1/,
+      );
+      expect((await fetch(url!.replace('/metrics', '/api/health'))).status).toBe(404);
+    } finally {
+      await ferry.close();
+    }
+  });
+
+  it('listens on 127.0.0.1:9464 unless told otherwise, and not at all with METRICS_PORT=off', () => {
+    expect(loadConfig({}).metricsListener).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(loadConfig({ METRICS_PORT: 'off' }).metricsListener).toBeNull();
+    expect(loadConfig({ METRICS_HOST: '10.0.0.5', METRICS_PORT: '9100' }).metricsListener).toEqual({
+      host: '10.0.0.5',
+      port: 9100,
+    });
   });
 });
 

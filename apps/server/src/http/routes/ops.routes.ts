@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Metrics } from '../../observability/metrics.js';
 import { constantTimeEqual } from '../../security/secrets.js';
+import { AppError } from '../../services/app-error.js';
 
 const ReadyResponse = z.object({
   status: z.enum(['ready', 'unavailable']),
   checks: z.record(z.string(), z.string()),
 });
 
-/** Readiness (every peer reachable) and Prometheus metrics, for load balancers and monitoring. */
+/** Readiness (every peer reachable) and Prometheus metrics behind METRICS_TOKEN, for load balancers and monitoring. */
 export const opsRoutes =
   (
     metrics: Metrics,
@@ -37,12 +38,16 @@ export const opsRoutes =
       },
     );
 
+    // On the main port only with METRICS_TOKEN; otherwise on its own loopback listener (http/metrics-server.ts).
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-      if (metricsToken) {
-        const given = request.headers.authorization?.replace(/^Bearer /, '') ?? '';
-        if (!constantTimeEqual(given, metricsToken))
-          return reply.status(401).header('WWW-Authenticate', 'Bearer').send();
-      }
+      if (!metricsToken)
+        throw new AppError(
+          'NOT_FOUND',
+          'Metrics are served on their own port (METRICS_PORT), or here with METRICS_TOKEN.',
+        );
+      const given = request.headers.authorization?.replace(/^Bearer /, '') ?? '';
+      if (!constantTimeEqual(given, metricsToken))
+        return reply.status(401).header('WWW-Authenticate', 'Bearer').send();
       return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });
   };
