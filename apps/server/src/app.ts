@@ -143,7 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const originOf = (host: string, protocol: string) => config.publicUrl ?? `${protocol}://${host}`;
   await app.register(healthRoutes(deps.version));
   await app.register(opsRoutes(deps.metrics, deps.readiness, config.metricsToken));
-  await app.register(authRoutes(deps.auth, originOf, secure));
+  await app.register(authRoutes(deps.auth, originOf, secure, config.publicUrl ?? null));
   await app.register(oidcRoutes(deps.oidc, deps.auth, originOf, secure));
   await app.register(limitsRoutes(deps.limits));
   await app.register(userRoutes(deps.users));

@@ -18,6 +18,11 @@ describe('sameOriginPath (where a sign-in lands)', () => {
       'javascript:alert(1)',
       'dashboard',
       `/${'a'.repeat(2001)}`,
+      // Paths that resolve to a scheme-relative "//evil.example" once dot segments are removed.
+      '/.//evil.example',
+      '/././/evil.example',
+      '/a/..//evil.example/x',
+      '/%2e//evil.example',
     ])
       expect(sameOriginPath(next)).toBe('/');
   });

@@ -45,7 +45,11 @@ export function sameOriginPath(next: string | undefined): string {
   const base = 'http://ferry.invalid';
   try {
     const url = new URL(next, base);
-    return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : '/';
+    if (url.origin !== base) return '/';
+    // Judged as the browser will read the path given back: "/.//evil" resolves to "//evil", which a redirect
+    // would send to another host.
+    const path = `${url.pathname}${url.search}${url.hash}`;
+    return new URL(path, base).origin === base ? path : '/';
   } catch {
     return '/';
   }

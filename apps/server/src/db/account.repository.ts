@@ -22,6 +22,8 @@ export interface UserRecord {
   totpEnabledAt: Date | null;
   totpLastStep: number | null;
   recoveryCodesLeft: number;
+  /** Bumped by a password change, a reset and "sign out everywhere": id tokens minted before are void. */
+  signInGeneration: number;
   planCode: PlanCode | null;
   limitSettings: {
     /** Seats of a contract (CUSTOM): overrides the plan code's (core teamLicences). */
@@ -47,6 +49,14 @@ export interface SessionRecord {
   revokedAt: Date | null;
 }
 
+/** What one sign-up chose; its verification link activates exactly this. */
+export interface SignUpChoice {
+  passwordHash: string;
+  firstname: string | null;
+  locale: string | null;
+  chosenPlan: ChosenPlan | null;
+}
+
 export interface ApiTokenRecord {
   id: string;
   userId: string;
@@ -61,7 +71,7 @@ const USER = `id, email, email_verified_at AS "emailVerifiedAt", password_hash A
   plan_type AS "planType", plan_code AS "planCode", manager_id AS "managerId", permissions, chosen_plan AS "chosenPlan",
   last_login_at AS "lastLoginAt", last_sign_in_provider AS "lastSignInProvider", created_at AS "createdAt",
   totp_secret AS "totpSecret", totp_enabled_at AS "totpEnabledAt", totp_last_step::float8 AS "totpLastStep",
-  cardinality(recovery_codes) AS "recoveryCodesLeft", limit_settings AS "limitSettings", settings`;
+  cardinality(recovery_codes) AS "recoveryCodesLeft", sign_in_generation AS "signInGeneration", limit_settings AS "limitSettings", settings`;
 const SESSION = `id, user_id AS "userId", device_id AS "deviceId", user_agent AS "userAgent", ip, provider,
   created_at AS "createdAt", last_used_at AS "lastUsedAt", expires_at AS "expiresAt", revoked_at AS "revokedAt"`;
 const TOKEN = `id, user_id AS "userId", name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt",
@@ -118,27 +128,59 @@ export class PgAccountRepository {
     return rows[0] ?? null;
   }
 
-  /** A sign-up again before verifying: the person who proves the address sets the password. */
-  async updateUnverified(
-    id: string,
-    fields: {
-      passwordHash: string;
-      firstname: string | null;
-      locale: string | null;
-      chosenPlan: ChosenPlan | null;
-    },
-  ): Promise<void> {
+  /** The address is proven (a reset link followed): pending verification links, and their sign-ups, are void. */
+  async markVerified(id: string): Promise<void> {
     await this.db.query(
-      `UPDATE users SET password_hash = $2, firstname = coalesce($3, firstname), locale = coalesce($4, locale),
-              chosen_plan = coalesce($5, chosen_plan), updated_at = now()
-        WHERE id = $1 AND email_verified_at IS NULL`,
-      [id, fields.passwordHash, fields.firstname, fields.locale, fields.chosenPlan],
+      `WITH verified AS (
+         UPDATE users SET email_verified_at = coalesce(email_verified_at, now()), updated_at = now()
+          WHERE id = $1 RETURNING id)
+       UPDATE auth_links SET used_at = now()
+        WHERE user_id IN (SELECT id FROM verified) AND purpose = 'verify_email' AND used_at IS NULL`,
+      [id],
     );
   }
 
-  async markVerified(id: string): Promise<void> {
+  /**
+   * Follows a verification link: the account becomes verified with the sign-up that link was mailed for (its
+   * password, name, language, plan; a link without one keeps the account's), and every other pending link of
+   * the account is void. One statement, so of two links followed at once only one wins. Null when the link is
+   * unknown, used, expired, or the account was verified meanwhile.
+   */
+  async verifySignUp(tokenHash: string): Promise<string | null> {
+    const { rows } = await this.db.query<{ userId: string }>(
+      `WITH link AS (
+         UPDATE auth_links SET used_at = now()
+          WHERE token_hash = $1 AND purpose = 'verify_email' AND used_at IS NULL AND expires_at > now()
+          RETURNING user_id, sign_up),
+       verified AS (
+         UPDATE users u SET email_verified_at = now(),
+                password_hash = CASE WHEN link.sign_up IS NULL THEN u.password_hash
+                                     ELSE link.sign_up->>'passwordHash' END,
+                firstname = coalesce(link.sign_up->>'firstname', u.firstname),
+                locale = coalesce(link.sign_up->>'locale', u.locale),
+                chosen_plan = coalesce(nullif(link.sign_up->'chosenPlan', 'null'::jsonb), u.chosen_plan),
+                updated_at = now()
+           FROM link
+          WHERE u.id = link.user_id AND u.email_verified_at IS NULL
+          RETURNING u.id),
+       voided AS (
+         UPDATE auth_links SET used_at = now()
+          WHERE user_id IN (SELECT id FROM verified) AND purpose = 'verify_email' AND used_at IS NULL
+            AND token_hash <> $1)
+       SELECT id AS "userId" FROM verified`,
+      [tokenHash],
+    );
+    return rows[0]?.userId ?? null;
+  }
+
+  /**
+   * Voids every id token minted so far (a password change, a reset, "sign out everywhere"). Called before the
+   * sessions are revoked: a session-cookie call racing with it either ran first (and its session is revoked
+   * next) or sees the new value (see createSession).
+   */
+  async bumpSignInGeneration(id: string): Promise<void> {
     await this.db.query(
-      `UPDATE users SET email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE id = $1`,
+      'UPDATE users SET sign_in_generation = sign_in_generation + 1, updated_at = now() WHERE id = $1',
       [id],
     );
   }
@@ -237,16 +279,28 @@ export class PgAccountRepository {
 
   // --- one-time links ------------------------------------------------------------------------------------
 
+  /** A one-time link; a verification link may carry the sign-up it activates (null: the account's as it is). */
   async createLink(
     tokenHash: string,
     userId: string,
     purpose: 'verify_email' | 'reset_password',
     expiresAt: Date,
+    signUp: SignUpChoice | null = null,
   ) {
     await this.db.query(
-      `INSERT INTO auth_links (token_hash, user_id, purpose, expires_at) VALUES ($1, $2, $3, $4)`,
-      [tokenHash, userId, purpose, expiresAt],
+      `INSERT INTO auth_links (token_hash, user_id, purpose, expires_at, sign_up) VALUES ($1, $2, $3, $4, $5)`,
+      [tokenHash, userId, purpose, expiresAt, signUp],
     );
+  }
+
+  /** The user of a live link, without using it (a reset waiting for the second factor). */
+  async linkUser(tokenHash: string, purpose: 'verify_email' | 'reset_password'): Promise<string | null> {
+    const { rows } = await this.db.query<{ userId: string }>(
+      `SELECT user_id AS "userId" FROM auth_links
+        WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > now()`,
+      [tokenHash, purpose],
+    );
+    return rows[0]?.userId ?? null;
   }
 
   /** Uses a link once: the user it belongs to, or null when unknown, used, expired or for another purpose. */
@@ -262,10 +316,20 @@ export class PgAccountRepository {
 
   // --- sessions ------------------------------------------------------------------------------------------
 
-  async createSession(session: Omit<SessionRecord, 'createdAt' | 'lastUsedAt' | 'revokedAt'>): Promise<void> {
-    await this.db.query(
+  /**
+   * Records a session; with `generation` (an id token's), only while the account's sign-in generation is still
+   * that value: false otherwise. The user row is share-locked, so a concurrent bump waits for this insert (and
+   * the revocation after the bump sees the session) or this insert sees the bump.
+   */
+  async createSession(
+    session: Omit<SessionRecord, 'createdAt' | 'lastUsedAt' | 'revokedAt'>,
+    generation: number | null = null,
+  ): Promise<boolean> {
+    const { rowCount } = await this.db.query(
       `INSERT INTO sessions (id, user_id, device_id, user_agent, ip, provider, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+       SELECT $1, u.id, $3, $4, $5, $6, $7 FROM users u
+        WHERE u.id = $2 AND ($8::int IS NULL OR u.sign_in_generation = $8::int)
+        FOR SHARE`,
       [
         session.id,
         session.userId,
@@ -274,8 +338,10 @@ export class PgAccountRepository {
         session.ip,
         session.provider,
         session.expiresAt,
+        generation,
       ],
     );
+    return rowCount === 1;
   }
 
   /** A live session (not revoked, not expired), marking its use at most once a minute. */
@@ -423,11 +489,16 @@ export class PgAccountRepository {
    * signed up without proving the address is dropped (they may not be its owner). False when verified already.
    */
   async claimUnverified(id: string): Promise<boolean> {
-    const { rowCount } = await this.db.query(
-      `UPDATE users SET email_verified_at = now(), password_hash = NULL, updated_at = now()
-        WHERE id = $1 AND email_verified_at IS NULL`,
+    const { rows } = await this.db.query(
+      `WITH claimed AS (
+         UPDATE users SET email_verified_at = now(), password_hash = NULL, updated_at = now()
+          WHERE id = $1 AND email_verified_at IS NULL RETURNING id),
+       voided AS (
+         UPDATE auth_links SET used_at = now()
+          WHERE user_id IN (SELECT id FROM claimed) AND purpose = 'verify_email' AND used_at IS NULL)
+       SELECT id FROM claimed`,
       [id],
     );
-    return rowCount === 1;
+    return rows.length === 1;
   }
 }

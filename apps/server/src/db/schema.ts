@@ -316,6 +316,11 @@ export const users = pgTable(
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     /** Hashes of the unused recovery codes. */
     recoveryCodes: text('recovery_codes').array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * Bumped by a password change, a reset and "sign out everywhere": an id token carries the value it was minted
+     * under (`gen`) and makes a session only while it is still current.
+     */
+    signInGeneration: integer('sign_in_generation').notNull().default(0),
     /** Spec §3 user settings: notificationSettings, templates, uploaderSettings, addressBookSettings, … */
     settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     /** The account's own limit settings (forcedFileValidityInDays, forcedRegion, disableSSEC). */
@@ -380,6 +385,11 @@ export const authLinks = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     purpose: text('purpose').notNull(),
+    /**
+     * A verification link's own sign-up (password hash, firstname, locale, chosen plan): following the link
+     * activates what was chosen in that sign-up, not in a later one by someone else.
+     */
+    signUp: jsonb('sign_up').$type<Record<string, unknown>>(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
     createdAt: ts('created_at').notNull().defaultNow(),

@@ -1179,3 +1179,54 @@ describe('authorization matrix', () => {
     expect([upload.status, upload.headers.get('upload-offset')]).toEqual([200, '5']);
   });
 });
+
+describe('what a personal API token may not do', () => {
+  it('creates no other token, mints no browser session and changes no second factor; its own reads still work', async () => {
+    const email = fresh('tia');
+    const password = 'tia has a long password';
+    const tia = await signedInAccount(
+      ferry.baseUrl,
+      email,
+      (to) => sink.waitFor((m) => m.to.includes(to)),
+      password,
+    );
+    const created = await api(ferry.baseUrl, '/api/auth/tokens', {
+      method: 'POST',
+      headers: tia.bearer,
+      json: { name: 'tia-cli' },
+    });
+    const asToken = { authorization: `Bearer ${created.body.token}` };
+    const refused = [
+      ['POST', '/api/auth/tokens', { name: 'minted by a token' }],
+      ['GET', '/api/auth/auth/id-token', undefined],
+      ['POST', '/api/auth/totp/setup', undefined],
+      ['POST', '/api/auth/totp/enable', { code: '123456' }],
+      ['POST', '/api/auth/totp/recovery-codes', { code: '123456' }],
+      ['POST', '/api/auth/totp/disable', { password }],
+    ] as const;
+    const answers = [];
+    for (const [method, path, json] of refused) {
+      const res = await api(ferry.baseUrl, path, { method, headers: asToken, ...(json ? { json } : {}) });
+      answers.push([method, path, res.status, res.body?.codes, res.body?.details?.reason]);
+    }
+    expect(answers).toEqual(
+      refused.map(([method, path]) => [method, path, 403, ['FORBIDDEN'], 'API_TOKEN_NOT_ALLOWED']),
+    );
+    // Nor does it become a session handed over from another domain.
+    const handed = await api(ferry.baseUrl, '/api/auth/auth/set-session', {
+      headers: { 'session-token': created.body.token },
+    });
+    expect(handed.status).toBe(400);
+    expect(handed.headers.get('set-cookie')).toBeNull();
+
+    const tokens = await api(ferry.baseUrl, '/api/auth/tokens', { headers: asToken });
+    expect(tokens.body.map((t: { id: string }) => t.id)).toEqual([created.body.id]);
+    const [row] = await query<{ totp_secret: string | null }>(
+      ferry,
+      'SELECT totp_secret FROM users WHERE id = $1',
+      [tia.uid],
+    );
+    expect(row!.totp_secret).toBeNull();
+    expect((await api(ferry.baseUrl, '/api/auth/me', { headers: asToken })).body.user.email).toBe(email);
+  });
+});

@@ -82,6 +82,34 @@ describe('changing the password (signed in)', () => {
     expect(notice.parsed.html).toContain('lang="fr"');
   });
 
+  it('voids every id token minted before the change: a stolen session cannot mint its way back in', async () => {
+    const { email, token } = await signedIn('change-idtoken');
+    const stolen = await session((await signIn(email, PASSWORD)).body.idToken);
+    // The thief mints an id token from the stolen session before the owner changes the password.
+    const minted = await api(ferry.baseUrl, '/api/auth/auth/id-token', { headers: bearer(stolen) });
+    expect(minted.status).toBe(200);
+    const ownMinted = await api(ferry.baseUrl, '/api/auth/auth/id-token', { headers: bearer(token) });
+
+    const newPassword = 'a fresh and long passphrase';
+    expect((await change(token, { currentPassword: PASSWORD, newPassword })).body).toEqual({ revoked: 1 });
+    expect((await me(stolen)).status).toBe(401);
+    for (const old of [minted.body.idToken, ownMinted.body.idToken]) {
+      const replay = await api(ferry.baseUrl, '/api/auth/auth/session-cookie', {
+        headers: { 'id-token': old },
+      });
+      expect(replay.body).toMatchObject({
+        status: 400,
+        codes: ['VALIDATION_FAILED'],
+        details: { reason: 'INVALID_TOKEN' },
+      });
+    }
+    // The calling session stays, and what it mints now is good.
+    expect((await me(token)).body.user.email).toBe(email);
+    const fresh = await api(ferry.baseUrl, '/api/auth/auth/id-token', { headers: bearer(token) });
+    expect(typeof (await session(fresh.body.idToken))).toBe('string');
+    expect(typeof (await session((await signIn(email, newPassword)).body.idToken))).toBe('string');
+  });
+
   it('mails the notice in English by default', async () => {
     const { email, token } = await signedIn('change-en');
     const changed = await change(token, {

@@ -25,7 +25,12 @@ import {
 } from '@ferry/core';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Logger } from 'pino';
-import type { PgAccountRepository, SessionRecord, UserRecord } from '../db/account.repository.js';
+import type {
+  PgAccountRepository,
+  SessionRecord,
+  SignUpChoice,
+  UserRecord,
+} from '../db/account.repository.js';
 import { randomAlphanumeric } from '../lib/ids.js';
 import { emailVerification, passwordChanged, passwordReset } from '../mail/templates/index.js';
 import { hashRecoveryCode, type SecondFactor } from '../security/second-factor.js';
@@ -115,14 +120,13 @@ export class AuthService {
   async register(input: RegisterRequest, ctx: AuthRequestContext): Promise<{ sentTo: string }> {
     const request = RegisterRequest.parse(input);
     await this.limit(`reg-ip:${ctx.ip}`, LIMITS.registrationsPerClient);
-    const passwordHash = await this.passwords.hash(request.password);
-    const fields = {
-      passwordHash,
+    const signUp: SignUpChoice = {
+      passwordHash: await this.passwords.hash(request.password),
       firstname: request.firstname || null,
       locale: request.locale ?? null,
       chosenPlan: request.plan ?? null,
     };
-    let user = await this.repo.createUser({ id: randomAlphanumeric(20), email: request.email, ...fields });
+    let user = await this.repo.createUser({ id: randomAlphanumeric(20), email: request.email, ...signUp });
     if (!user) {
       const existing = (await this.repo.userByEmail(request.email))!;
       // A verified account is left alone (its owner can reset the password); the answer is the same, so the
@@ -131,18 +135,19 @@ export class AuthService {
         this.logger.info({ userId: existing.id }, 'sign-up for an existing account ignored');
         return { sentTo: request.email };
       }
-      await this.repo.updateUnverified(existing.id, fields);
+      // A sign-up again before verifying changes nothing now: its own link carries its password, and only
+      // following that link (which only the address's owner can) activates it.
       user = existing;
     }
-    await this.sendLink(user, 'verify_email', ctx);
+    await this.sendLink(user, 'verify_email', ctx, signUp);
     return { sentTo: request.email };
   }
 
+  /** Each link activates the sign-up it was mailed for; the first one followed voids the others. */
   async verifyEmail(token: string, ctx: AuthRequestContext): Promise<IdTokenResponse> {
     await this.limit(`link-ip:${ctx.ip}`, LIMITS.linksPerClient);
-    const userId = await this.repo.consumeLink(sha256Hex(token), 'verify_email');
+    const userId = await this.repo.verifySignUp(sha256Hex(token));
     if (!userId) throw invalidToken('This link is not valid any more: it was used, or it expired.');
-    await this.repo.markVerified(userId);
     return this.idToken((await this.repo.user(userId))!, 'password');
   }
 
@@ -186,14 +191,32 @@ export class AuthService {
     });
   }
 
+  /**
+   * A new password from a mailed link. An account with a second factor gives its code (or a recovery code)
+   * first: the link stays usable until then, and the mailbox alone neither changes the password nor signs in.
+   */
   async resetPassword(input: ResetPasswordRequest, ctx: AuthRequestContext): Promise<IdTokenResponse> {
     const request = ResetPasswordRequest.parse(input);
     await this.limit(`link-ip:${ctx.ip}`, LIMITS.linksPerClient);
-    const userId = await this.repo.consumeLink(sha256Hex(request.token), 'reset_password');
-    if (!userId) throw invalidToken('This link is not valid any more: it was used, or it expired.');
+    const tokenHash = sha256Hex(request.token);
+    const linked = await this.repo.linkUser(tokenHash, 'reset_password');
+    const owner = linked ? await this.repo.user(linked) : null;
+    if (!owner) throw invalidToken('This link is not valid any more: it was used, or it expired.');
+    if (owner.totpEnabledAt) {
+      if (!request.totp)
+        throw new AppError('SECOND_FACTOR_REQUIRED', 'Enter the code from your authenticator app.');
+      await this.limit(`totp:${owner.id}`, LIMITS.signInPerAddress);
+      if (!(await this.secondFactorAccepts(owner, request.totp)))
+        throw new AppError('SECOND_FACTOR_REQUIRED', 'This code is not right.', {
+          details: { wrongCode: true },
+        });
+    }
+    const userId = await this.repo.consumeLink(tokenHash, 'reset_password');
+    if (userId !== owner.id)
+      throw invalidToken('This link is not valid any more: it was used, or it expired.');
     await this.repo.setPassword(userId, await this.passwords.hash(request.password));
-    // Whoever knew the old password is signed out; following the link also proves the address.
-    await this.repo.revokeAllSessions(userId);
+    // Whoever knew the old password is signed out, id tokens included; following the link proves the address.
+    await this.endSignIns(userId, null);
     await this.repo.markVerified(userId);
     await this.limiter.reset(`signin:${(await this.repo.user(userId))!.email.toLowerCase()}`);
     return this.idToken((await this.repo.user(userId))!, 'password');
@@ -223,7 +246,7 @@ export class AuthService {
     const hash = await this.passwords.hash(request.newPassword);
     if (!(await this.repo.replacePassword(user.id, user.passwordHash, hash)))
       throw new AppError('CONFLICT', 'The password was changed meanwhile: sign in again.');
-    const revoked = await this.repo.revokeOtherSessions(user.id, auth.session?.id ?? null);
+    const revoked = await this.endSignIns(user.id, auth.session?.id ?? null);
     await this.limiter.reset(`signin:${address}`);
     const changedAt = this.now();
     const rendered = await passwordChanged(
@@ -251,18 +274,31 @@ export class AuthService {
   ): Promise<SessionCookieResponse & { maxAgeSeconds: number }> {
     const query = SessionCookieQuery.parse(rawQuery);
     await this.limit(`session-ip:${ctx.ip}`, LIMITS.lookupsPerClient);
-    const claims = await this.verifyJwt(idToken, 'id').catch((error: unknown) => {
-      // The spec's client accepts 200 or 400 here (§7): a malformed, tampered or expired id token is a 400.
+    return this.sessionFromIdToken(idToken, query, ctx).catch((error: unknown) => {
+      // The spec's client accepts 200 or 400 here (§7): a malformed, tampered, expired or voided id token is a 400.
       if (error instanceof AppError && error.code === 'INVALID_TOKEN')
         throw new AppError('VALIDATION_FAILED', error.message, { details: { reason: 'INVALID_TOKEN' } });
       throw error;
     });
+  }
+
+  private async sessionFromIdToken(
+    idToken: string | undefined,
+    query: { expiresInMinutes: number; deviceId?: string | undefined },
+    ctx: AuthRequestContext,
+  ): Promise<SessionCookieResponse & { maxAgeSeconds: number }> {
+    const claims = await this.verifyJwt(idToken, 'id');
     // A token that carries an api marker is not a person signing in (spec §5).
     if (claims.api) throw new AppError('USER_NOT_FOUND', 'No account for this token.');
     const user = typeof claims.user_id === 'string' ? await this.repo.user(claims.user_id) : null;
     if (!user?.emailVerifiedAt) throw new AppError('USER_NOT_FOUND', 'No account for this token.');
     const provider = typeof claims.sign_in_provider === 'string' ? claims.sign_in_provider : 'password';
-    return this.startSession(user, provider, ctx, query);
+    // Minted before a password change, a reset or "sign out everywhere": void (tokens from before the claim
+    // existed count as the first generation).
+    const generation = typeof claims.gen === 'number' ? claims.gen : 0;
+    if (generation !== user.signInGeneration)
+      throw invalidToken('This id token is not valid any more: sign in again.');
+    return this.startSession(user, provider, ctx, { ...query, generation });
   }
 
   /**
@@ -273,7 +309,7 @@ export class AuthService {
     user: UserRecord,
     provider: string,
     ctx: AuthRequestContext,
-    options: { expiresInMinutes: number; deviceId?: string | undefined },
+    options: { expiresInMinutes: number; deviceId?: string | undefined; generation?: number },
   ): Promise<SessionCookieResponse & { maxAgeSeconds: number }> {
     await this.checkLicence(user);
     const issuedAt = this.now();
@@ -287,7 +323,9 @@ export class AuthService {
       provider,
       expiresAt,
     };
-    await this.repo.createSession(session);
+    // `generation`: the id token's, which a password change, a reset or "sign out everywhere" may void meanwhile.
+    if (!(await this.repo.createSession(session, options.generation ?? null)))
+      throw invalidToken('This id token is not valid any more: sign in again.');
     await this.repo.recordSignIn(user.id, provider);
     return {
       sessionCookie: await this.sessionToken(user, session.id, provider, issuedAt, expiresAt),
@@ -390,15 +428,30 @@ export class AuthService {
     options: { revokeAllSessions: boolean },
   ): Promise<{ revoked: number }> {
     if (!auth) return { revoked: 0 };
-    if (options.revokeAllSessions) return { revoked: await this.repo.revokeAllSessions(auth.user.id) };
+    if (options.revokeAllSessions) return { revoked: await this.endSignIns(auth.user.id, null) };
     if (!auth.session) return { revoked: 0 }; // an API token is revoked from /account/integrations
     return { revoked: (await this.repo.revokeSession(auth.user.id, auth.session.id)) ? 1 : 0 };
   }
 
-  /** GET /auth/auth/id-token: a fresh id token for the signed-in user (claims as they are now). */
+  /**
+   * GET /auth/auth/id-token: a fresh id token for the signed-in user (claims as they are now). Not for a
+   * personal API token: an id token makes a browser session.
+   */
   async idTokenFor(auth: Authenticated | null): Promise<IdTokenResponse> {
     if (!auth) throw new AppError('UNAUTHORIZED', 'Sign in first.');
+    notByApiToken(auth);
     return this.idToken(auth.user, auth.provider);
+  }
+
+  /**
+   * Voids every id token of the account and ends its sessions but `keepSessionId` (null: all of them); API
+   * tokens stay (they are revoked one by one). The bump comes first: see createSession.
+   */
+  private async endSignIns(userId: string, keepSessionId: string | null): Promise<number> {
+    await this.repo.bumpSignInGeneration(userId);
+    return keepSessionId === null
+      ? this.repo.revokeAllSessions(userId)
+      : this.repo.revokeOtherSessions(userId, keepSessionId);
   }
 
   /** Who a session token or API token belongs to; INVALID_TOKEN when malformed, tampered, expired or revoked. */
@@ -501,6 +554,7 @@ export class AuthService {
   }
 
   async createToken(auth: Authenticated, name: string): Promise<ApiTokenCreated> {
+    notByApiToken(auth);
     const token = `${API_TOKEN_PREFIX}${randomToken(24)}`;
     const record = await this.repo.createToken({
       id: randomAlphanumeric(12),
@@ -524,6 +578,7 @@ export class AuthService {
 
   /** A new secret to scan; it becomes active once a code from it is confirmed. */
   async setupTotp(auth: Authenticated): Promise<TotpSetupResponse> {
+    notByApiToken(auth);
     if (auth.user.totpEnabledAt) throw new AppError('CONFLICT', 'The second factor is on already.');
     const secret = this.secondFactor.newSecret();
     if (!(await this.repo.setPendingTotp(auth.user.id, this.secondFactor.encrypt(secret))))
@@ -532,6 +587,7 @@ export class AuthService {
   }
 
   async enableTotp(auth: Authenticated, code: string): Promise<RecoveryCodesResponse> {
+    notByApiToken(auth);
     const user = (await this.repo.user(auth.user.id))!;
     if (user.totpEnabledAt) throw new AppError('CONFLICT', 'The second factor is on already.');
     if (!user.totpSecret) throw new AppError('CONFLICT', 'Start the set-up first.');
@@ -548,6 +604,7 @@ export class AuthService {
   }
 
   async disableTotp(auth: Authenticated, password: string): Promise<void> {
+    notByApiToken(auth);
     await this.limit(`signin:${auth.user.email.toLowerCase()}`, LIMITS.signInPerAddress);
     if (!auth.user.passwordHash || !(await this.passwords.verify(auth.user.passwordHash, password)))
       throw new AppError('INVALID_CREDENTIALS', 'The password is not right.');
@@ -555,6 +612,7 @@ export class AuthService {
   }
 
   async newRecoveryCodes(auth: Authenticated, code: string): Promise<RecoveryCodesResponse> {
+    notByApiToken(auth);
     if (!auth.user.totpEnabledAt) throw new AppError('CONFLICT', 'The second factor is off.');
     await this.limit(`totp:${auth.user.id}`, LIMITS.signInPerAddress);
     if (!/^\d{6}$/.test(code) || !(await this.secondFactorAccepts(auth.user, code)))
@@ -603,6 +661,7 @@ export class AuthService {
       user_id: user.id,
       email: user.email,
       sign_in_provider: provider,
+      gen: user.signInGeneration,
     })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(user.id)
@@ -660,16 +719,19 @@ export class AuthService {
     }
   }
 
+  /** Mails a one-time link; a verification link carries the sign-up it activates (none: the account's). */
   private async sendLink(
     user: UserRecord,
     purpose: 'verify_email' | 'reset_password',
     ctx: AuthRequestContext,
+    signUp: SignUpChoice | null = null,
   ) {
     await this.limit(`mail:${user.email.toLowerCase()}`, LIMITS.mailsPerAddress);
     const token = randomToken(32);
     const hash = sha256Hex(token);
     const hours = purpose === 'verify_email' ? VERIFY_LINK_HOURS : RESET_LINK_HOURS;
-    await this.repo.createLink(hash, user.id, purpose, new Date(this.now().getTime() + hours * 3_600_000));
+    const expiresAt = new Date(this.now().getTime() + hours * 3_600_000);
+    await this.repo.createLink(hash, user.id, purpose, expiresAt, signUp);
     const page = purpose === 'verify_email' ? 'verify-email' : 'reset-password';
     const render = purpose === 'verify_email' ? emailVerification : passwordReset;
     const rendered = await render(
@@ -697,6 +759,17 @@ export class AuthService {
     this.dummyHash ??= this.passwords.hash(randomToken(16));
     return this.dummyHash;
   }
+}
+
+/**
+ * A personal API token acts for scripts within the account; it does not create other tokens, mint a browser
+ * session (id token) or change the second factor, so a leaked token cannot outlive its own revocation.
+ */
+function notByApiToken(auth: Authenticated): void {
+  if (auth.tokenId)
+    throw new AppError('FORBIDDEN', 'A personal API token cannot do this: sign in in the browser.', {
+      details: { reason: 'API_TOKEN_NOT_ALLOWED' },
+    });
 }
 
 function tokenInfo(t: {

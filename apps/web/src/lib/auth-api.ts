@@ -62,11 +62,14 @@ export async function forgotPassword(email: string, locale?: string): Promise<vo
   await apiRequest('/auth/password/forgot', { method: 'POST', body: { email, locale } });
 }
 
-/** The token of the mailed `/reset-password?token=…` link and the new password → an id token. */
-export function resetPassword(token: string, password: string): Promise<IdTokenResponse> {
+/**
+ * The token of the mailed `/reset-password?token=…` link and the new password → an id token. An account with
+ * a second factor answers 401 SECOND_FACTOR_REQUIRED until `totp` (a code or a recovery code) is given.
+ */
+export function resetPassword(token: string, password: string, totp?: string): Promise<IdTokenResponse> {
   return apiRequest('/auth/password/reset', {
     method: 'POST',
-    body: { token, password },
+    body: { token, password, totp },
     schema: IdTokenResponse,
   });
 }

@@ -73,8 +73,17 @@ export type IdTokenResponse = z.infer<typeof IdTokenResponse>;
 /** POST /api/auth/password/forgot { email } → 202 (always; a reset link is mailed when the account exists). */
 export const ForgotPasswordRequest = z.object({ email: Email, locale: z.string().max(35).optional() });
 export type ForgotPasswordRequest = z.input<typeof ForgotPasswordRequest>;
-/** POST /api/auth/password/reset { token, password } → IdTokenResponse; every other session is signed out. */
-export const ResetPasswordRequest = z.object({ token: z.string().min(1).max(2000), password: Password });
+/**
+ * POST /api/auth/password/reset { token, password, totp? } → IdTokenResponse; every session is signed out and
+ * every id token voided. An account with a second factor answers 401 SECOND_FACTOR_REQUIRED until `totp` is
+ * given (the link stays usable until then).
+ */
+export const ResetPasswordRequest = z.object({
+  token: z.string().min(1).max(2000),
+  password: Password,
+  /** A 6-digit TOTP code or a recovery code, when the account has a second factor. */
+  totp: z.string().trim().max(40).optional(),
+});
 export type ResetPasswordRequest = z.input<typeof ResetPasswordRequest>;
 
 /** Query of GET /api/auth/auth/session-cookie (header `id-token`). */

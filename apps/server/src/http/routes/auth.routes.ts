@@ -119,6 +119,7 @@ export const authRoutes =
     auth: AuthService,
     originOf: (host: string, protocol: string) => string,
     secureCookies: boolean,
+    publicUrl: string | null = null,
   ): FastifyPluginAsyncZod =>
   async (app) => {
     const ctx = (r: FastifyRequest): AuthRequestContext => ({
@@ -241,9 +242,13 @@ export const authRoutes =
         },
       },
       async (request, reply) => {
-        const result = await auth.signOut(request.auth, {
-          revokeAllSessions: request.query.revokeAllSessions === 'true',
-        });
+        const revokeAllSessions = request.query.revokeAllSessions === 'true';
+        // A GET, so a link on another site could sign its visitor out everywhere (the cookie rides along).
+        if (revokeAllSessions && crossSite(request, publicUrl))
+          throw new AppError('FORBIDDEN', 'This request came from another site; it was refused.', {
+            details: { reason: 'CROSS_SITE_REQUEST' },
+          });
+        const result = await auth.signOut(request.auth, { revokeAllSessions });
         reply.clearCookie(SESSION_COOKIE, {
           path: '/',
           httpOnly: true,

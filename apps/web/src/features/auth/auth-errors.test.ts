@@ -63,6 +63,10 @@ describe('safeNextPath', () => {
       '/signin?next=/account',
       '/register',
       '/reset-password?token=x',
+      // Dot segments that leave "//evil.example" once the browser resolves them.
+      '/.//evil.example',
+      '/a/..//evil.example/x',
+      '/%2e//evil.example',
     ]) {
       expect(safeNextPath(next), String(next)).toBe('/');
     }

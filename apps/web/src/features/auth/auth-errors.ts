@@ -35,7 +35,7 @@ export function refusalKey(code: SessionRefusal): string {
 
 /**
  * Where to go after signing in: `next` when it is a path of this site, else `/`. Other origins
- * ("//evil.example", "https://…", "/\\evil") and the auth pages themselves are refused.
+ * ("//evil.example", "https://…", "/\\evil", "/.//evil") and the auth pages themselves are refused.
  */
 export function safeNextPath(next: string | null | undefined): string {
   if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
@@ -46,7 +46,9 @@ export function safeNextPath(next: string | null | undefined): string {
     if (url.origin !== 'https://ferry.invalid') return '/';
     if (/^\/(signin|register|verify-email|forgot-password|reset-password)(\/|$)/.test(url.pathname))
       return '/';
-    return `${url.pathname}${url.search}${url.hash}`;
+    // Judged as the browser will read the path given back: "/.//evil" resolves to "//evil", another host.
+    const path = `${url.pathname}${url.search}${url.hash}`;
+    return new URL(path, 'https://ferry.invalid').origin === 'https://ferry.invalid' ? path : '/';
   } catch {
     return '/';
   }

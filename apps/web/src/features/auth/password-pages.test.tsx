@@ -87,6 +87,54 @@ describe('reset-password page', () => {
     expect(root.textContent).toContain('Your password is changed. Every other session was signed out.');
   });
 
+  it('on an account with a second factor, asks for its code (or a recovery code) before signing in', async () => {
+    const api = mockApi({
+      'GET /api/auth/me': [() => json(anonymousState()), () => json(signedInState())],
+      'POST /api/auth/password/reset': [
+        () => coded(401, 'SECOND_FACTOR_REQUIRED'),
+        () => coded(401, 'SECOND_FACTOR_REQUIRED'),
+        () => json(ID_TOKEN),
+      ],
+      'GET /api/auth/auth/session-cookie': () => json({ sessionCookie: 'a.b.c', sessionExpireTimestamp: 1 }),
+    });
+    view = await render(authHarness(routes, '/reset-password?token=reset-2').ui);
+    await settle();
+    const root = view.container;
+    expect(root.querySelector('[data-testid="reset-code"]')).toBeNull();
+    await typeInto(byTestId(root, 'reset-password'), 'a brand new passphrase');
+    await click(byTestId(root, 'reset-submit'));
+    await settle();
+    // Not an error yet: the code field appears, focused, and nobody is signed in.
+    const field = byTestId<HTMLInputElement>(root, 'reset-code');
+    expect(document.activeElement).toBe(field);
+    expect(field.getAttribute('autocomplete')).toBe('one-time-code');
+    expect(byTestId(root, 'reset-second-factor').textContent).toContain('or a recovery code');
+    expect(root.querySelector('[data-testid="reset-error"]')).toBeNull();
+    expect(api.to('GET /api/auth/auth/session-cookie')).toHaveLength(0);
+    expect(locationOf(root)).toBe('/reset-password?token=reset-2');
+
+    await click(byTestId(root, 'reset-submit'));
+    expect(root.textContent).toContain('Enter the code of your authenticator app.');
+    expect(api.to('POST /api/auth/password/reset')).toHaveLength(1);
+
+    await typeInto(field, '000 000');
+    await click(byTestId(root, 'reset-submit'));
+    await settle();
+    expect(byTestId(root, 'reset-error').dataset.problem).toBe('second_factor');
+    expect(locationOf(root)).toBe('/reset-password?token=reset-2');
+
+    await typeInto(field, '123 456');
+    await click(byTestId(root, 'reset-submit'));
+    await settle(8);
+    expect(api.to('POST /api/auth/password/reset').map((call) => call.body)).toEqual([
+      { token: 'reset-2', password: 'a brand new passphrase' },
+      { token: 'reset-2', password: 'a brand new passphrase', totp: '000000' },
+      { token: 'reset-2', password: 'a brand new passphrase', totp: '123456' },
+    ]);
+    expect(locationOf(root)).toBe('/');
+    expect(root.textContent).toContain('Your password is changed. Every other session was signed out.');
+  });
+
   it('says the link does not work (used or expired), with a way to get a new one', async () => {
     mockApi({
       'GET /api/auth/me': () => json(anonymousState()),

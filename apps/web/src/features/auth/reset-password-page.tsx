@@ -1,5 +1,5 @@
 import { Password } from '@ferry/core';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { AlertIcon } from '../../components/icons';
@@ -8,14 +8,17 @@ import { resetPassword } from '../../lib/auth-api';
 import { useToast } from '../toasts/toast-context';
 import { AuthCard } from './auth-card';
 import { lastStaySignedIn, useAuth } from './auth-context';
+import { normaliseCode } from './auth-errors';
 import { FieldError } from './field-error';
 import { PasswordHint } from './password-hint';
 import { passwordStrength } from './password-strength';
+import { SecondFactorField } from './second-factor-field';
 import { AuthProblemMessage, useAuthSubmit } from './use-auth-submit';
 
 /**
  * `/reset-password?token=…`: a new password from the mailed link. The server signs out every session of
- * the account; this browser is then signed in with the new password.
+ * the account; this browser is then signed in with the new password. An account with a second factor is asked
+ * its code (or a recovery code) first, as at sign-in: the mailbox alone is not enough.
  */
 export function ResetPasswordPage() {
   const { t } = useTranslation();
@@ -27,8 +30,15 @@ export function ResetPasswordPage() {
   const id = useId();
   const [password, setPassword] = useState('');
   const [passwordError, setPasswordError] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
   const submit = useAuthSubmit();
   const input = useRef<HTMLInputElement>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (submit.needsCode) codeInput.current?.focus();
+  }, [submit.needsCode]);
   const strength = passwordStrength(password, auth.user ? [auth.user.email] : []);
 
   const invalid = token === '' || submit.problem?.kind === 'invalid_token';
@@ -64,10 +74,18 @@ export function ResetPasswordPage() {
       return;
     }
     setPasswordError(null);
+    const totp = normaliseCode(code);
+    const withCode = submit.needsCode;
+    if (withCode && totp === '') {
+      setCodeError(t('auth:code_missing'));
+      codeInput.current?.focus();
+      return;
+    }
+    setCodeError(null);
     const done = await submit.run(async () => {
-      const { idToken } = await resetPassword(token, password);
+      const { idToken } = await resetPassword(token, password, withCode ? totp : undefined);
       return auth.startSession(idToken, lastStaySignedIn());
-    });
+    }, withCode);
     if (done) {
       toast.show(t('auth:reset_done'), 'success');
       await navigate('/', { replace: true });
@@ -96,6 +114,16 @@ export function ResetPasswordPage() {
           <PasswordHint id={`${id}-strength`} strength={strength} testId="reset-strength" />
           <FieldError id={`${id}-password-error`} text={passwordError} />
         </div>
+        {submit.needsCode && (
+          <SecondFactorField
+            id={id}
+            inputRef={codeInput}
+            value={code}
+            onChange={setCode}
+            error={codeError}
+            testId="reset"
+          />
+        )}
         {submit.problem && (
           <AuthProblemMessage
             problem={submit.problem}

@@ -9,6 +9,7 @@ import { useAuth } from './auth-context';
 import { normaliseCode, safeNextPath } from './auth-errors';
 import { FieldError } from './field-error';
 import { OidcProviders, oidcErrorKey } from './oidc-providers';
+import { SecondFactorField } from './second-factor-field';
 import { AuthProblemMessage, useAuthSubmit } from './use-auth-submit';
 
 /**
@@ -127,27 +128,14 @@ export function SignInPage() {
           <FieldError id={`${id}-password-error`} text={fieldErrors.password ?? null} />
         </div>
         {submit.needsCode && (
-          <div className="field" data-testid="signin-second-factor">
-            <label htmlFor={`${id}-code`}>{t('auth:code_label')}</label>
-            <input
-              ref={codeInput}
-              id={`${id}-code`}
-              type="text"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={40}
-              required
-              value={code}
-              aria-invalid={fieldErrors.code ? true : undefined}
-              aria-describedby={`${id}-code-hint${fieldErrors.code ? ` ${id}-code-error` : ''}`}
-              onChange={(event) => setCode(event.target.value)}
-              data-testid="signin-code"
-            />
-            <p className="field-hint" id={`${id}-code-hint`}>
-              {t('auth:code_hint')}
-            </p>
-            <FieldError id={`${id}-code-error`} text={fieldErrors.code ?? null} />
-          </div>
+          <SecondFactorField
+            id={id}
+            inputRef={codeInput}
+            value={code}
+            onChange={setCode}
+            error={fieldErrors.code ?? null}
+            testId="signin"
+          />
         )}
         <label className="checkbox">
           <input
