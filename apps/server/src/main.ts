@@ -410,6 +410,14 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       (userId) => limits.planOf(userId),
     );
     downloads.restrictReceived((transfer, userId) => receive.mayDownload(transfer, userId));
+    downloads.onPasswordGuessing(async (transfer, info) => {
+      const owner = transfer.ownerId ? await accounts.user(transfer.ownerId) : null;
+      await notifications.passwordGuessing(
+        transfer,
+        info,
+        owner && { email: owner.email, locale: owner.locale },
+      );
+    });
     const app = await buildApp({
       config,
       logger,

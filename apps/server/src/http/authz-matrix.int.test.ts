@@ -807,7 +807,13 @@ const TABLE: Record<string, Row> = {
   },
 
   // --- the address book and contact groups: the account's own; another account's are not found ---
-  'GET /api/user/contacts': { expect: own(200), call: () => ({ path: '/api/user/contacts?q=contact' }) },
+  'GET /api/user/contacts': {
+    // Listing one group: the target's own, which another account must not find.
+    expect: owner(200),
+    call: async ({ target }) => ({
+      path: `/api/user/contacts?q=contact&groupId=${(await bookOf(target)).groupId}`,
+    }),
+  },
   'POST /api/user/contacts': {
     expect: own(201),
     call: () => ({ path: '/api/user/contacts', body: { email: fresh('added') } }),

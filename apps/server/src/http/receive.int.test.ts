@@ -237,6 +237,26 @@ describe('a request by link (S2)', () => {
     const again = await call(bob, 'POST', '/api/receive/requests', { customId: 'quarterly-reports' });
     expect(again.status).toBe(409);
   });
+
+  it('keeps the app’s own words out of custom addresses and inbox slugs', async () => {
+    for (const word of ['signin', 'Admin', 'api', 'dashboard', 'request-files', 'widgets', 'privacy-gdpr']) {
+      const refused = await call(alice, 'POST', '/api/receive/requests', { customId: word });
+      expect(refused.status, word).toBe(409);
+      expect(refused.body.details).toMatchObject({ field: 'customId', reason: 'reserved' });
+    }
+    const slug = await call(alice, 'POST', '/api/receive/inboxes', { slug: 'dashboard', title: 'Mine' });
+    expect(slug.status).toBe(409);
+    expect(slug.body.details).toMatchObject({ field: 'slug', reason: 'reserved' });
+    const inbox = await createInbox(alice, { slug: `alice-words-${process.pid}`, title: 'Mine' });
+    const renamed = await call(alice, 'PATCH', `/api/receive/inboxes/${inbox.inboxId}`, { slug: 'signin' });
+    expect(renamed.status).toBe(409);
+    expect((await createRequest(alice, { customId: 'signin-help-desk' })).link).toMatch(
+      /\/r\/signin-help-desk$/,
+    );
+    expect(
+      await query(ferry, `SELECT id FROM receive_requests WHERE id IN ('signin', 'admin', 'api')`),
+    ).toEqual([]);
+  });
 });
 
 describe('a request by e-mail (S1)', () => {

@@ -13,7 +13,18 @@ export class MemoryRateLimiter implements RateLimiter {
       if (this.windows.size > 100_000) this.sweep(now);
     }
     w.count++;
-    return { allowed: w.count <= limit, retryAfterSeconds: Math.max(1, Math.ceil((w.resetAt - now) / 1000)) };
+    return {
+      allowed: w.count <= limit,
+      retryAfterSeconds: Math.max(1, Math.ceil((w.resetAt - now) / 1000)),
+      count: w.count,
+    };
+  }
+
+  async peek(key: string) {
+    const now = Date.now();
+    const w = this.windows.get(key);
+    if (!w || w.resetAt <= now) return { count: 0, retryAfterSeconds: 0 };
+    return { count: w.count, retryAfterSeconds: Math.max(1, Math.ceil((w.resetAt - now) / 1000)) };
   }
 
   async reset(key: string): Promise<void> {

@@ -152,6 +152,8 @@ export class ContactsService {
   async list(auth: Authenticated | null, input: ContactListQuery): Promise<ContactListResponse> {
     const userId = signedIn(auth);
     const query = ContactListQuery.parse(input);
+    // Another account's group is not found, as everywhere else (not an empty list that says it exists).
+    if (query.groupId && !(await this.repo.group(userId, query.groupId))) throw noGroup();
     const after = query.cursor ? readCursor(query.cursor, query.sort) : undefined;
     const filter = { q: query.q, groupId: query.groupId };
     const rows = await this.repo.list(userId, filter, query.sort, after, query.limit + 1);

@@ -11,6 +11,7 @@ import type { ByteRange, PresignOptions } from '../storage/blob-store.js';
 import { buildZipLayout, streamZipRange, type ZipLayout } from '../zip/index.js';
 import { AppError } from './app-error.js';
 import type { NotificationService } from './notification.service.js';
+import { type GuessingStopped, PasswordGuard, type PasswordPolicy } from './password-guard.js';
 import type {
   PasswordHasher,
   RateLimiter,
@@ -52,10 +53,7 @@ export interface DownloadBody {
   redirect(): Promise<string | null>;
 }
 
-export interface PasswordPolicy {
-  attempts: number;
-  windowSeconds: number;
-}
+export type { PasswordPolicy };
 
 export class DownloadService {
   constructor(
@@ -282,8 +280,16 @@ export class DownloadService {
     return transfer;
   }
 
+  private guessingStopped: ((transfer: TransferRecord, info: GuessingStopped) => Promise<void>) | null = null;
+
+  /** Who hears that a transfer's password was guessed at so often that it now refuses every password. */
+  onPasswordGuessing(handler: (transfer: TransferRecord, info: GuessingStopped) => Promise<void>): void {
+    this.guessingStopped = handler;
+  }
+
   /**
-   * Every guess is counted per transfer and address, so guessing is stopped with 429 after a few tries; a right
+   * Every guess is counted per transfer and address, and failures per transfer from everywhere: past either,
+   * 429 (past the second, for every address and the right password too, until the window ends). A right
    * password clears that address's count. Right and wrong guesses cost the same argon2 verification.
    */
   private async checkPasswordOf(
@@ -291,29 +297,18 @@ export class DownloadService {
     password: string,
     ctx: DownloadContext,
   ): Promise<void> {
-    const perAddress = `pw:${transfer.id}:${ctx.ip}`;
-    const perTransfer = `pw:${transfer.id}`;
-    const hit = await this.limiter.hit(perAddress, this.policy.attempts, this.policy.windowSeconds);
-    if (!hit.allowed) throw rateLimited(hit.retryAfterSeconds);
-    const ok = await this.passwords.verify(transfer.passwordHash!, password);
-    if (ok) {
-      await this.limiter.reset(perAddress);
-      return;
-    }
-    // Failures from every address together are bounded too, against guessing spread over many addresses.
-    const all = await this.limiter.hit(perTransfer, this.policy.attempts * 10, this.policy.windowSeconds);
-    if (!all.allowed) throw rateLimited(all.retryAfterSeconds);
-    throw new AppError('WRONG_PASSWORD', 'The password is not right.');
+    await new PasswordGuard(this.limiter, this.policy, this.now).check(
+      `pw:${transfer.id}`,
+      ctx.ip,
+      () => this.passwords.verify(transfer.passwordHash!, password),
+      async (info) => this.guessingStopped?.(transfer, info),
+    );
   }
 }
 
 /** An S2 transfer whose sender wants to know who downloads: the downloader gives an e-mail address first. */
 function emailRequired(transfer: TransferRecord): boolean {
   return transfer.type === 'S2' && transfer.forceEmailWhenDownloadS2;
-}
-
-function rateLimited(retryAfterSeconds: number): AppError {
-  return new AppError('RATE_LIMITED', 'Too many attempts; wait before trying again.', { retryAfterSeconds });
 }
 
 function zipName(transfer: TransferRecord): string {

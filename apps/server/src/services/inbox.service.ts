@@ -4,6 +4,7 @@ import {
   type InboxListResponse,
   InboxUpdate,
   type InboxView,
+  isReservedReceiveAddress,
   PLAN_LIMITS,
   WidgetCreate,
   type WidgetListResponse,
@@ -75,6 +76,7 @@ export class InboxService {
     });
     checkQuestions(request.fields);
     this.checkLimits(owner, request.maxUploadBytes, request.fileValidityDays);
+    refuseReservedSlug(request.slug);
     const created = await this.repo.createInbox({
       id: newTransferId(),
       ownerId: owner.user.id,
@@ -125,6 +127,8 @@ export class InboxService {
       checkPointSettings(owner.settings, { linkMode: patch.linkMode ?? inbox.linkMode });
     checkQuestions(patch.fields);
     this.checkLimits(owner, patch.maxUploadBytes ?? undefined, patch.fileValidityDays ?? undefined);
+    // An inbox that has a now reserved slug keeps it; it cannot be given one.
+    if (patch.slug !== undefined && patch.slug !== inbox.slug) refuseReservedSlug(patch.slug);
     const changes: InboxPatch = {
       slug: patch.slug,
       title: patch.title,
@@ -291,4 +295,11 @@ export function widgetView(widget: WidgetRecord, inbox: InboxRecord, origin: str
     iframe: `<iframe src="${url}" title="Upload files" width="100%" height="560" style="border:0;max-width:480px" allow="clipboard-write"></iframe>`,
     createdAt: widget.createdAt.toISOString(),
   };
+}
+
+function refuseReservedSlug(slug: string): void {
+  if (isReservedReceiveAddress(slug))
+    throw new AppError('CONFLICT', 'This address is reserved: choose another.', {
+      details: { field: 'slug', reason: 'reserved' },
+    });
 }

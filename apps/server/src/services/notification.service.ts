@@ -13,6 +13,7 @@ import {
   expiryReminder,
   filesAdded,
   type MailContext,
+  passwordGuessing,
   type RenderedMail,
   senderVerificationCode,
   transferReceived,
@@ -474,6 +475,42 @@ export class NotificationService {
     });
     await this.mail.enqueue(
       this.outgoing(rendered, [transfer.senderEmail], `bounce-${transfer.id}-${recipient.id}`),
+    );
+    return true;
+  }
+
+  // --- password guessing --------------------------------------------------------------------------------
+
+  /**
+   * A transfer's password was guessed at so often that it refuses every password until `lockedUntil`: its
+   * owner is told, once per such window (the caller sees the window close once; the key holds on a retry).
+   * The owner is the account's address, or else an anonymous sender's address once it is proven — never an
+   * address nobody verified, which anyone could have typed.
+   */
+  async passwordGuessing(
+    transfer: TransferRecord,
+    info: { failures: number; lockedUntil: Date },
+    account: { email: string; locale: string | null } | null,
+  ): Promise<boolean> {
+    const to =
+      account ??
+      (transfer.senderEmail && transfer.senderVerification === 'verified'
+        ? { email: transfer.senderEmail, locale: transfer.locale }
+        : null);
+    if (!to) return false;
+    const rendered = await passwordGuessing(
+      { ...this.context(transfer), locale: to.locale ?? transfer.locale },
+      {
+        kind: 'transfer',
+        name: transfer.name,
+        fileCount: transfer.fileCount,
+        failures: info.failures,
+        lockedUntil: info.lockedUntil,
+        url: downloadLink(this.origin(transfer), transfer.id),
+      },
+    );
+    await this.mail.enqueue(
+      this.outgoing(rendered, [to.email], `pwg-${transfer.id}-${info.lockedUntil.getTime()}`),
     );
     return true;
   }

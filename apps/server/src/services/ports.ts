@@ -166,7 +166,13 @@ export interface RateLimiter {
     key: string,
     limit: number,
     windowSeconds: number,
-  ): Promise<{ allowed: boolean; retryAfterSeconds: number }>;
+  ): Promise<{
+    allowed: boolean;
+    retryAfterSeconds: number /** This attempt's number in the window. */;
+    count: number;
+  }>;
+  /** Where a key's window stands, without counting an attempt: attempts so far and seconds until it ends. */
+  peek(key: string): Promise<{ count: number; retryAfterSeconds: number }>;
   reset(key: string): Promise<void>;
 }
 

@@ -1,6 +1,7 @@
 import {
   addDays,
   isPayingPlan,
+  isReservedReceiveAddress,
   type LimitError,
   PLAN_LIMITS,
   RECEIVE_DEFAULT_DAYS_FREE,
@@ -87,6 +88,10 @@ export class ReceiveRequestService {
         limitErrors: broken,
       });
 
+    if (request.customId && isReservedReceiveAddress(request.customId))
+      throw new AppError('CONFLICT', 'This custom address is reserved: choose another.', {
+        details: { field: 'customId', reason: 'reserved' },
+      });
     const id = request.customId ?? newTransferId();
     const record = {
       id,

@@ -15,11 +15,12 @@ import {
 import type { PgReceiveRepository } from '../db/receive.repository.js';
 import { newTransferId } from '../lib/ids.js';
 import type { OutgoingMail } from '../mail/mailer.js';
-import { uploadReceipt, uploadReceived } from '../mail/templates/index.js';
+import { passwordGuessing, uploadReceipt, uploadReceived } from '../mail/templates/index.js';
 import { constantTimeEqual, randomToken, sha256Hex } from '../security/secrets.js';
 import { AppError } from './app-error.js';
 import type { Authenticated } from './auth.service.js';
 import type { MailQueue } from './notification.service.js';
+import { PasswordGuard } from './password-guard.js';
 import {
   type PasswordHasher,
   type RateLimiter,
@@ -395,19 +396,31 @@ export class ReceiveService {
     if (!hit.allowed) throw rateLimited(hit.retryAfterSeconds, message);
   }
 
-  /** As download passwords: per point and client, then per point from everywhere; a right one clears the count. */
+  /**
+   * As download passwords: per point and client, then per point from everywhere (which, once full, refuses every
+   * password until the window ends, and tells the point's owner once); a right one clears the client's count.
+   */
   private async checkPasswordOf(point: ResolvedPoint, password: string, ctx: ReceiveContext): Promise<void> {
-    const policy = this.settings.limits.passwords;
-    const perAddress = `rpw:${point.key}:${ctx.ip}`;
-    const hit = await this.limiter.hit(perAddress, policy.attempts, policy.windowSeconds);
-    if (!hit.allowed) throw rateLimited(hit.retryAfterSeconds);
-    if (await this.passwords.verify(point.passwordHash!, password)) {
-      await this.limiter.reset(perAddress);
-      return;
-    }
-    const all = await this.limiter.hit(`rpw:${point.key}`, policy.attempts * 10, policy.windowSeconds);
-    if (!all.allowed) throw rateLimited(all.retryAfterSeconds);
-    throw new AppError('WRONG_PASSWORD', 'The password is not right.');
+    await new PasswordGuard(this.limiter, this.settings.limits.passwords, this.now).check(
+      `rpw:${point.key}`,
+      ctx.ip,
+      () => this.passwords.verify(point.passwordHash!, password),
+      async (info) => {
+        const owner = point.owner.user;
+        const rendered = await passwordGuessing(
+          { locale: owner.locale, productName: this.settings.productName },
+          {
+            kind: point.kind,
+            name: point.title,
+            failures: info.failures,
+            lockedUntil: info.lockedUntil,
+          },
+        );
+        // Mail keys allow [A-Za-z0-9._-]: the point's key "r:<id>" becomes "r-<id>".
+        const key = `rpwg-${point.key.replace(':', '-')}-${info.lockedUntil.getTime()}`;
+        await this.mail.enqueue(outgoing(rendered, [owner.email], key));
+      },
+    );
   }
 
   /** Spec §5 names, then the point's allowed extensions (EXTENSION_NOT_AUTHORIZED when that is all that is wrong). */

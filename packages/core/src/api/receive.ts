@@ -55,6 +55,31 @@ export const ReceiveRequestId = z
   .string()
   .regex(/^(?:[A-Za-z0-9]{16}|[a-z0-9](?:[a-z0-9-]{1,38})[a-z0-9])$/, 'not a request id');
 
+/**
+ * Words a request's `customId` or an inbox's slug may not take, so that no `/r/…` or `/i/…` address (nor
+ * `/push?to=…`) reads as one of the service's own pages: every top-level route of the app and of the spec's route
+ * table (§2), and the obvious words of a web service. Choosing one answers 409 CONFLICT, as a taken address.
+ */
+export const RESERVED_RECEIVE_ADDRESSES: ReadonlySet<string> = new Set([
+  // The app's routes (apps/web/src/router.tsx) and the spec's route table.
+  ...['account', 'dashboard', 'signin', 'register', 'verify-email', 'forgot-password', 'reset-password'],
+  ...['request-files', 'push', 'unsubscribe', 'widgets', 'dl', 'd', 'r', 'i', 'cld', 'discover', 'about'],
+  ...['features', 'prices', 'contact', 'support', 'how-to', 'explore', 'terms', 'privacy-gdpr', 'cookies'],
+  ...['legal', 'apps', 'wetransfer', 'compare', 'top-5-file-transfer-service', 'operator', 'admin'],
+  ...['notfound', 'expired', 'start'],
+  // The server's own paths and words that would pass for the service speaking.
+  ...['api', 'metrics', 'health', 'assets', 'static', 'docs', 'status', 'ferry', 'www', 'mail', 'help'],
+  ...['login', 'logout', 'signout', 'sign-in', 'sign-out', 'signup', 'sign-up', 'security', 'settings'],
+  ...['billing', 'pay', 'auth', 'user', 'users', 'team', 'teams', 'transfer', 'transfers', 'receive'],
+  ...['inbox', 'inboxes', 'request', 'requests', 'upload', 'uploads', 'download', 'downloads', 'widget'],
+  ...['root', 'system', 'abuse', 'postmaster', 'webmaster', 'hostmaster', 'no-reply', 'noreply', 'null'],
+  ...['undefined', 'new', 'edit', 'official', 'verify', 'password', 'privacy'],
+]);
+
+/** Whether a custom request id or inbox slug is one of the reserved words (case and spaces ignored). */
+export const isReservedReceiveAddress = (id: string): boolean =>
+  RESERVED_RECEIVE_ADDRESSES.has(id.trim().toLowerCase());
+
 /** An inbox's own address `/i/{slug}`: 3–40 of a–z, 0–9 and inner hyphens (stored lowercase). */
 export const InboxSlug = z
   .string()
