@@ -1,3 +1,4 @@
+import { DASHBOARD_COMING_ROUTES } from '@ferry/core';
 import type { ReactNode } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { takeHandoff } from './features/auth/handoff';
@@ -13,7 +14,10 @@ function page(load: () => RouteModule): Pick<RouteObject, 'lazy'> {
   return { lazy: async () => ({ Component: (await load()).default }) };
 }
 
-/** The spec §2 routes the web app serves so far; the server answers every other path with index.html. */
+/**
+ * The spec §2 routes the web app serves so far: exactly core's WEB_ROUTES (router.test.ts keeps them equal),
+ * which the server reads to answer 404 for any other path. The `*` routes draw the not-found page.
+ */
 export const routes: RouteObject[] = [
   {
     // Spec §2 /widgets/{widgetId}: the page other sites frame, in a bare layout (no header, menus or session).
@@ -96,6 +100,12 @@ export const routes: RouteObject[] = [
                         path: 'admin/inboxes/:inboxId/widgets/:widgetId',
                         ...page(() => import('./routes/dashboard-inboxes-widget.route')),
                       },
+                      // The spec's dashboard pages not built yet say so (core's table names them).
+                      ...DASHBOARD_COMING_ROUTES.map((path) => ({
+                        path: path.slice('/dashboard/'.length),
+                        ...page(() => import('./routes/dashboard-coming.route')),
+                      })),
+                      // Anything else under /dashboard: not found, inside the dashboard's frame.
                       { path: '*', ...page(() => import('./routes/dashboard-coming.route')) },
                     ],
                   },

@@ -15,3 +15,4 @@ export * from './rules/file-name.js';
 export * from './rules/format.js';
 export * from './rules/menu.js';
 export * from './rules/status.js';
+export * from './rules/web-routes.js';

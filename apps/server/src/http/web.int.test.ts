@@ -1,16 +1,50 @@
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestFerry, type TestFerry } from '../test/harness.js';
+
+/** A GET whose body is read as sent (fetch would decode it), with the headers given. */
+function rawGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/** What the web build writes (apps/web/build/precompress.ts): the file, and its .br and .gz beside it. */
+async function writeWithCompressed(file: string, body: string): Promise<void> {
+  await fs.writeFile(file, body);
+  await fs.writeFile(`${file}.br`, zlib.brotliCompressSync(body));
+  await fs.writeFile(`${file}.gz`, zlib.gzipSync(body));
+}
+
+const SCRIPT = `export const words = ${JSON.stringify('ferry '.repeat(400))};\n`;
 
 describe('serving the web app', () => {
   let ferry: TestFerry;
   beforeAll(async () => {
     const web = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-web-'));
     await fs.mkdir(path.join(web, 'assets'));
-    await fs.writeFile(path.join(web, 'index.html'), '<!doctype html><title>Ferry</title>');
+    await writeWithCompressed(
+      path.join(web, 'index.html'),
+      `<!doctype html><title>Ferry</title><!--${'x'.repeat(300)}-->`,
+    );
     await fs.writeFile(path.join(web, 'assets', 'app-1a2b3c.js'), 'console.log(1)');
+    await writeWithCompressed(path.join(web, 'assets', 'page-4d5e6f.js'), SCRIPT);
     ferry = await startTestFerry({ env: { WEB_DIST: web } });
   });
   afterAll(async () => {
@@ -24,6 +58,12 @@ describe('serving the web app', () => {
       '/dl/AbCdEfGhIjKlMnOp/FILE01',
       '/d/expired',
       '/d/notfound',
+      '/request-files',
+      '/r/req-1',
+      '/signin',
+      '/dashboard/transfers/tr-1',
+      '/dashboard/admin/users',
+      '/account/security',
     ]) {
       const res = await fetch(`${ferry.baseUrl}${route}`);
       expect(res.status, route).toBe(200);
@@ -32,8 +72,29 @@ describe('serving the web app', () => {
       expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     }
+    // The widget page too (framable, so its CSP differs: security-headers.int.test.ts).
+    expect((await fetch(`${ferry.baseUrl}/widgets/wid-1`)).status).toBe(200);
     const asset = await fetch(`${ferry.baseUrl}/assets/app-1a2b3c.js`);
     expect(asset.headers.get('cache-control')).toContain('immutable');
+  });
+
+  it('answers a path that is no page of the app with 404, and the app (which shows its not-found page)', async () => {
+    for (const route of [
+      '/no-such-page',
+      '/dl',
+      '/dl/AbCdEfGhIjKlMnOp/FILE01/extra',
+      '/dashboard/nothing-here',
+      '/account/nothing',
+      '/assets/missing-000000.js',
+    ]) {
+      const res = await fetch(`${ferry.baseUrl}${route}?x=1`);
+      expect(res.status, route).toBe(404);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      expect(await res.text()).toContain('<title>Ferry</title>');
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    }
+    const head = await fetch(`${ferry.baseUrl}/no-such-page`, { method: 'HEAD' });
+    expect(head.status).toBe(404);
   });
 
   it('keeps /api for the API: unknown API paths answer a JSON 404, never the app', async () => {

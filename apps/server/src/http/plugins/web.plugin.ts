@@ -1,13 +1,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { isWebRoute } from '@ferry/core';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../services/app-error.js';
 import { errorBody } from './errors.plugin.js';
 
 /**
  * Serves the built web app: hashed assets cached for a year, and index.html for every other GET outside /api
- * so the client-side router can take any route of spec §2.
+ * so the client-side router can draw the page — with 200 for the app's routes (core's WEB_ROUTES) and 404 for
+ * any other path, where the app shows its not-found page.
  */
 export async function registerWeb(app: FastifyInstance, webDist: string): Promise<void> {
   const index = path.join(webDist, 'index.html');
@@ -29,6 +31,7 @@ export async function registerWeb(app: FastifyInstance, webDist: string): Promis
     const pathname = request.url.split('?')[0]!;
     if (hasWeb && (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/')) {
       return reply
+        .status(isWebRoute(pathname) ? 200 : 404)
         .header('Cache-Control', 'no-cache')
         .type('text/html; charset=utf-8')
         .sendFile('index.html');
