@@ -98,4 +98,26 @@ describe('every error in the spec §8 shape', () => {
     expect(res.status).toBe(400);
     expect(res.body.codes).toEqual(['VALIDATION_FAILED']);
   });
+
+  it('refuses line breaks, control and bidirectional characters in a sender name', async () => {
+    for (const senderName of [
+      'Erin\nBCC: all@example.com',
+      'Erin\rSmith',
+      'Erin\tSmith',
+      'Erin\u2028x',
+      'Erin\u202Ex',
+    ]) {
+      const res = await api(ferry.baseUrl, '/api/transfer/transfers', {
+        method: 'POST',
+        json: { senderName, files: [{ name: 'a.txt', size: 1 }] },
+      });
+      expect(res.status, JSON.stringify(senderName)).toBe(400);
+      expect(res.body.codes).toEqual(['VALIDATION_FAILED']);
+    }
+    const fine = await api(ferry.baseUrl, '/api/transfer/transfers', {
+      method: 'POST',
+      json: { senderName: '  Zoë O’Brien  ', files: [{ name: 'a.txt', size: 1 }] },
+    });
+    expect(fine.status).toBe(201);
+  });
 });

@@ -179,6 +179,10 @@ describe('creating and uploading a transfer', () => {
       [[{ name: 'a.txt', size: 1, relativePath: '../a.txt' }], 'uploader:notif_invalid_filename'],
       [[{ name: 'a.txt', size: 1, relativePath: 'x/../../a.txt' }], 'uploader:notif_invalid_filename'],
       [[{ name: 'a\u0000.txt', size: 1 }], 'uploader:notif_invalid_filename'],
+      // Bidirectional controls show "invoice\u202Efdp.exe" as "invoiceexe.pdf": refused like control characters.
+      [[{ name: 'invoice\u202Efdp.exe', size: 1 }], 'uploader:notif_invalid_filename'],
+      [[{ name: 'a\u2066b.txt', size: 1 }], 'uploader:notif_invalid_filename'],
+      [[{ name: 'a.txt', size: 1, relativePath: 'ph\u202Dotos/a.txt' }], 'uploader:notif_invalid_filename'],
       [[{ name: 'a.txt', size: 1, relativePath: 'dir/b.txt' }], 'uploader:notif_invalid_filename'],
     ] as const) {
       const res = await api(ferry.baseUrl, '/api/transfer/transfers', { method: 'POST', json: { files } });

@@ -93,7 +93,7 @@ describe('describeError', () => {
 
   it('says how long to wait when rate limited', () => {
     const error = parseApiError(429, JSON.stringify({ codes: ['RATE_LIMITED'] }), '30');
-    expect(describeError(error, i18n)).toBe('Too many attempts. Please wait 30 seconds.');
+    expect(describeError(error, i18n)).toBe('Too many attempts. Try again in about 30 seconds.');
   });
 
   it('tells network failures apart', () => {

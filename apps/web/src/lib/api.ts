@@ -1,4 +1,5 @@
 import { type AppErrorCode, formatSize, type LimitError } from '@ferry/core';
+import { formatWait } from './format';
 
 /** Every call goes under this prefix (docs/api.md); the dev server proxies it to the API server. */
 export const API_PREFIX = '/api';
@@ -183,6 +184,8 @@ const BYTE_LIMITS: ReadonlySet<LimitError['limit']> = new Set([
 export interface Translator {
   t(key: string, options?: Record<string, unknown>): string;
   exists(key: string): boolean;
+  /** The user's language (i18next's `language`), for numbers and durations; English when absent. */
+  language?: string;
 }
 
 /** The user's message for one broken limit (`errors:limit.<name>`). */
@@ -209,7 +212,9 @@ export function describeError(error: unknown, i18n: Translator): string {
   }
   for (const code of error.codes) {
     if (code === 'RATE_LIMITED' && error.retryAfterSeconds !== null) {
-      return t('errors:rate_limited_wait', { count: error.retryAfterSeconds });
+      return t('errors:rate_limited_wait', {
+        time: formatWait(error.retryAfterSeconds, i18n.language ?? 'en'),
+      });
     }
     const specKey = SPEC_CODE_KEYS[code];
     if (specKey) return t(specKey);

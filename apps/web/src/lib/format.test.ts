@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatDuration, formatPercent, formatSpeed } from './format';
+import { formatDateTime, formatDuration, formatPercent, formatSpeed, formatWait } from './format';
 
 describe('formatDuration', () => {
   it('shows hours and minutes, minutes and seconds, or seconds', () => {
@@ -19,5 +19,27 @@ describe('other formats', () => {
     expect(formatPercent(42, 'fr')).toMatch(/^42\s%$/u);
     expect(formatDateTime('2030-03-12T14:03:00Z', 'en')).toContain('2030');
     expect(formatDateTime('not a date', 'en')).toBe('');
+  });
+});
+
+describe('formatWait (a lockout said in words)', () => {
+  const words = (seconds: number, locale = 'en') => formatWait(seconds, locale).replace(/\s/g, ' ');
+  it.each([
+    [1, '1 second'],
+    [45, '45 seconds'],
+    [60, '1 minute'],
+    [61, '2 minutes'],
+    [892, '15 minutes'],
+    [3599, '1 hour'],
+    [5400, '2 hours'],
+    [0, '1 second'],
+  ])('%d s → about %s', (seconds, said) => {
+    expect(words(seconds)).toBe(said);
+  });
+
+  it('speaks the user’s language', () => {
+    expect(words(892, 'fr')).toBe('15 minutes');
+    expect(words(7200, 'fr')).toBe('2 heures');
+    expect(words(1, 'fr')).toBe('1 seconde');
   });
 });

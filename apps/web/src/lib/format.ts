@@ -24,6 +24,23 @@ export function formatDuration(totalSeconds: number, locale: string): string {
   return unit(locale, s, 'second');
 }
 
+/**
+ * A wait as people say it, rounded to its largest unit, to follow "about": 45 s → "45 seconds", 892 s →
+ * "15 minutes" (minutes rounded up, so the wait is never shorter than said), 5400 s → "2 hours" — in the user's
+ * language ("15 minutes", "2 heures"). A lockout's Retry-After is shown this way, never as "892 seconds".
+ */
+export function formatWait(totalSeconds: number, locale: string): string {
+  const seconds = Math.max(1, Math.ceil(Number.isFinite(totalSeconds) ? totalSeconds : 1));
+  const minutes = Math.ceil(seconds / 60);
+  const [value, name]: [number, 'second' | 'minute' | 'hour'] =
+    seconds < 60
+      ? [seconds, 'second']
+      : minutes < 60
+        ? [minutes, 'minute']
+        : [Math.max(1, Math.round(seconds / 3600)), 'hour'];
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay: 'long' }).format(value);
+}
+
 /** A date and time in the user's locale, e.g. "12 March 2025 at 14:03". */
 export function formatDateTime(iso: string | Date, locale: string): string {
   const date = typeof iso === 'string' ? new Date(iso) : iso;

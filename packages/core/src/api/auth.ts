@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SESSION_COOKIE_STAY_SIGNED_IN_MINUTES } from '../constants.js';
 import { BILLING_FREQUENCIES, PERMISSIONS, PLAN_TYPES } from '../enums.js';
-import { Email } from './transfer.js';
+import { Email, PersonName } from './transfer.js';
 
 /*
  * Accounts and sessions. The spec's session calls (§7: /auth/auth/session-cookie, set-session, sign-out,
@@ -22,11 +22,8 @@ export const Password = z
   .max(256)
   .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters');
 
-const name = z
-  .string()
-  .trim()
-  .max(200)
-  .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters');
+/** Names shown to others (first name, API token name, company): one line, no control characters. */
+const name = PersonName();
 
 /** The plan chosen on /register?type=…&frequency=…&trial=… (kept for the billing step). */
 export const ChosenPlan = z.object({

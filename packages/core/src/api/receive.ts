@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { TRANSFER_STATUSES } from '../enums.js';
-import { Email, FileId, Sha256Hex, TransferFile, TransferFileInput, TransferId } from './transfer.js';
+import {
+  Email,
+  FileId,
+  PersonName,
+  Sha256Hex,
+  TransferFile,
+  TransferFileInput,
+  TransferId,
+} from './transfer.js';
 
 /**
  * Receiving files (S3, spec §1, §2): file requests (/request-files), upload inboxes, /push and widgets.
@@ -189,7 +197,7 @@ export const ReceiveRequestCreate = z.object({
   message: text(100_000).optional(),
   recipients: z.array(Email).max(1000).optional(),
   /** Shown to uploaders and used as Reply-To; defaults to the account's name and address. */
-  senderName: text(200).pipe(z.string().trim()).optional(),
+  senderName: PersonName().optional(),
   senderEmail: Email.optional(),
   /** The request's address `/r/{customId}` instead of a random id (409 CONFLICT when taken). */
   customId: z
@@ -450,7 +458,7 @@ export const UploaderAnswer = z.object({ questionId: z.string().max(40), answer:
 export const ReceiveUploadCreate = z.object({
   target: ReceiveTarget,
   password: text(256).optional(),
-  uploaderName: text(200).pipe(z.string().trim()).optional(),
+  uploaderName: PersonName().optional(),
   uploaderEmail: Email.optional(),
   message: text(10_000).optional(),
   answers: z.array(UploaderAnswer).max(20).default([]),

@@ -2,9 +2,20 @@ import { z } from 'zod';
 import { FILE_ID_LENGTH, TRANSFER_ID_LENGTH } from '../constants.js';
 import { TRANSFER_EVENTS, TRANSFER_STATUSES, TRANSFER_TYPES } from '../enums.js';
 import { EVENT_ACTOR_KINDS } from '../rules/event-actor.js';
+import { hasLayoutControlChars } from '../rules/text.js';
 
 /** Free text that is stored: PostgreSQL text cannot hold NUL, so it is refused up front (400, not 500). */
 const text = () => z.string().refine((v) => !v.includes('\u0000'), 'must not contain NUL characters');
+
+/**
+ * A person's name as others see it (sender names, the uploader's name on a receive page, an account's first
+ * name): surrounding spaces dropped, at most `max` characters, and no line break, tab, other control character
+ * or bidirectional control (a name is one line that reads as written; see hasLayoutControlChars).
+ */
+export const PersonName = (max = 200) =>
+  text()
+    .pipe(z.string().trim().max(max))
+    .refine((v) => !hasLayoutControlChars(v), 'must not contain line breaks or control characters');
 
 /** An e-mail address as people type it: surrounding spaces are dropped. */
 export const Email = z.string().trim().email().max(320);
@@ -33,7 +44,7 @@ export const TransferCreateRequest = z.object({
   maxDownloads: z.number().int().min(1).max(1_000_000).optional(),
   allowPreview: z.boolean().default(true),
   senderEmail: Email.optional(),
-  senderName: text().pipe(z.string().trim().max(200)).optional(),
+  senderName: PersonName().optional(),
   locale: z
     .string()
     .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'not a language tag')

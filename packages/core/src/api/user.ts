@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PERMISSIONS, type TransferType } from '../enums.js';
-import { Email } from './transfer.js';
+import { Email, PersonName } from './transfer.js';
 
 /** Spec §3 uploaderSettings (the full flag set of "Uploader settings"). */
 export const UploaderSettings = z.object({
@@ -126,7 +126,7 @@ export type UserProfile = z.infer<typeof UserProfile>;
 
 /** PATCH /api/user/users/{id}: any part of the profile; nested objects are merged. */
 export const UserProfileUpdate = z.object({
-  info: z.object({ firstname: text(200).nullable() }).optional(),
+  info: z.object({ firstname: PersonName().nullable() }).optional(),
   notificationSettings: z
     .object({
       transfer: NotificationSettings.shape.transfer.partial().optional(),

@@ -72,6 +72,28 @@ describe('checkFileName: invalid names', () => {
     }
   });
 
+  it('rejects bidirectional controls, which show a name reordered (U+202A–202E, U+2066–2069)', () => {
+    const bidi = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'];
+    for (const c of bidi) {
+      expect(checkFileName(`invoice${c}fdp.exe`, { bypassExtensionBans: true }), JSON.stringify(c)).toEqual(
+        INVALID,
+      );
+      expect(checkFileName(`report${c}.pdf`), JSON.stringify(c)).toEqual(INVALID);
+    }
+    expect(checkRelativePath('photos/a\u202Egpj.exe')).toEqual(INVALID);
+    expect(checkRelativePath('pho\u2067tos/a.jpg')).toEqual(INVALID);
+  });
+
+  it('rejects Unicode line and paragraph separators (U+2028, U+2029)', () => {
+    expect(checkFileName('a\u2028b.txt')).toEqual(INVALID);
+    expect(checkFileName('a\u2029b.txt')).toEqual(INVALID);
+  });
+
+  it('keeps right-to-left names and the marks that order them (U+200E, U+200F)', () => {
+    expect(checkFileName('تقرير.pdf')).toBeNull();
+    expect(checkFileName('שלום\u200F.txt')).toBeNull();
+  });
+
   it('rejects path separators inside a single name (backslash and slash)', () => {
     expect(checkFileName('dir\\file.txt')).toEqual(INVALID);
     expect(checkFileName('..\\..\\evil.txt')).toEqual(INVALID);

@@ -1,4 +1,5 @@
 import { FILE_NAME_MAX_BYTES } from '../constants.js';
+import { hasLayoutControlChars } from './text.js';
 
 /** A rejected file with the i18n key of the notice that explains why (spec §5). */
 export interface FileNameProblem {
@@ -26,10 +27,11 @@ const BANNED: ReadonlyArray<[RegExp, FileNameProblem['key']]> = [
   [/\.(htm|html|shtml|sshtml)$/i, 'uploader:notif_file_is_htm'],
 ];
 
-// Control characters (C0 with NUL, DEL, C1) and path separators (\ and /) never belong in one file name: a
-// file's own name is a single segment, its folders travel in relativePath (checked by checkRelativePath). A colon
-// is a drive letter or an NTFS alternate stream on Windows, and ZIP forbids it in entry names.
-const INVALID_CHARS = /[\p{Cc}\\/:]/u;
+// Path separators (\ and /) never belong in one file name: a file's own name is a single segment, its folders
+// travel in relativePath (checked by checkRelativePath). A colon is a drive letter or an NTFS alternate stream on
+// Windows, and ZIP forbids it in entry names. Control characters, line separators and bidirectional controls
+// (which show "report\u202Efdp.exe" as "reportexe.pdf") are refused by hasLayoutControlChars.
+const INVALID_CHARS = /[\\/:]/u;
 
 export function utf8ByteLength(s: string): number {
   return new TextEncoder().encode(s).length;
@@ -48,6 +50,7 @@ export function checkFileName(name: string, options: FileNameCheckOptions = {}):
     name.length === 0 ||
     name.trim().length === 0 ||
     INVALID_CHARS.test(name) ||
+    hasLayoutControlChars(name) ||
     name === '.' ||
     name === '..'
   ) {

@@ -4,14 +4,17 @@ import { formatSize, truncateFileName } from './format.js';
 
 describe('formatSize (spec §2)', () => {
   it.each([
-    [0, '0.00 B'],
-    [1, '1.00 B'],
-    [9, '9.00 B'],
-    [10, '10.0 B'],
-    [99, '99.0 B'],
+    [0, '0 B'],
+    [1, '1 B'],
+    [9, '9 B'],
+    [10, '10 B'],
+    [77, '77 B'],
+    [99, '99 B'],
     [100, '100 B'],
     [999, '999 B'],
-  ])('bytes below 1000: %d → %s', (bytes, expected) => {
+    [12.4, '12 B'],
+    [999.6, '1.00 kB'],
+  ])('bytes below 1000 are whole numbers (the exception to §2’s decimals): %d → %s', (bytes, expected) => {
     expect(formatSize(bytes)).toBe(expected);
   });
 
@@ -75,9 +78,9 @@ describe('formatSize (spec §2)', () => {
   });
 
   it('shows invalid input (negative, NaN, infinite) as zero', () => {
-    expect(formatSize(-1)).toBe('0.00 B');
-    expect(formatSize(Number.NaN)).toBe('0.00 B');
-    expect(formatSize(Number.POSITIVE_INFINITY)).toBe('0.00 B');
+    expect(formatSize(-1)).toBe('0 B');
+    expect(formatSize(Number.NaN)).toBe('0 B');
+    expect(formatSize(Number.POSITIVE_INFINITY)).toBe('0 B');
   });
 });
 

@@ -12,9 +12,12 @@ function decimalsFor(value: number): number {
  * Formats a byte count in units of 1000 (spec §2): 0 decimals at 100 or above, 1 at 10 or above, 2 below 10.
  * A value that rounds up to the next threshold is shown with that threshold's decimals ("100 kB", not "100.0 kB"),
  * and one that rounds to 1000 moves to the next unit.
+ * Below 1 kB the count is shown as a whole number ("77 B", "0 B"): a fraction of a byte means nothing, so §2's
+ * decimals apply from kB up (a deliberate exception, noted in docs/web.md).
  */
 export function formatSize(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) bytes = 0;
+  if (Math.round(bytes) < 1000) return `${Math.round(bytes)} B`;
   let unit = 0;
   let value = bytes;
   while (value >= 1000 && unit < UNITS.length - 1) {

@@ -335,7 +335,7 @@ describe('ferry transfer delete', () => {
     const no = await ferry(['transfer', 'delete', ID], { tty: true, typed: 'n\n' });
     expect(no.code).toBe(0);
     expect(no.stderr).toContain(
-      `Delete ${ID} "Report" (1 file, 10.0 B, enabled)? Its files are deleted for good. [y/N]`,
+      `Delete ${ID} "Report" (1 file, 10 B, enabled)? Its files are deleted for good. [y/N]`,
     );
     expect(no.stderr).toContain('Not deleted');
     expect(calls.map((c) => c.method)).toEqual(['GET']);

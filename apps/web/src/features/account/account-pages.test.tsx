@@ -249,7 +249,7 @@ describe('account pages', () => {
       await typeInto(byTestId(root, 'token-name'), 'CLI');
       await click(byTestId(root, 'token-create'));
       await settle();
-      expect(root.textContent).toContain('Too many attempts. Please wait 5 seconds.');
+      expect(root.textContent).toContain('Too many attempts. Try again in about 5 seconds.');
       expect(root.querySelector('[data-testid="token-created"]')).toBeNull();
     });
   });

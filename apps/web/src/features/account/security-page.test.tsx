@@ -102,7 +102,7 @@ describe('/account/security: password and two-factor authentication', () => {
       await submitForm(root, 'password');
       await settle();
       expect(byTestId(root, 'password-error').textContent).toContain(
-        'Too many attempts. Please wait 30 seconds.',
+        'Too many attempts. Try again in about 30 seconds.',
       );
     });
   });

@@ -95,7 +95,7 @@ describe('/register/enterprise', () => {
     expect(alert.getAttribute('role')).toBe('alert');
     expect(alert.dataset.problem).toBe('rate_limited');
     expect(alert.textContent).toContain(
-      'You sent several requests in a short time. You can send again in 3 seconds.',
+      'You sent several requests in a short time. You can send again in about 3 seconds.',
     );
     expect(byTestId<HTMLButtonElement>(root, 'enterprise-submit').disabled).toBe(true);
     await act(() => vi.advanceTimersByTimeAsync(3100));

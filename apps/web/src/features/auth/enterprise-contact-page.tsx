@@ -7,6 +7,7 @@ import { useDescribeError } from '../../hooks/use-describe-error';
 import { ApiError } from '../../lib/api';
 import { sendEnterpriseContact } from '../../lib/auth-api';
 import { PRODUCT_NAME } from '../../lib/config';
+import { formatWait } from '../../lib/format';
 import { AuthCard } from './auth-card';
 import { useAuth } from './auth-context';
 import {
@@ -230,7 +231,7 @@ export function EnterpriseContactPage() {
             <AlertIcon />{' '}
             {problem.rateLimited
               ? waitSeconds > 0
-                ? t('auth:enterprise_rate_limited_wait', { count: waitSeconds })
+                ? t('auth:enterprise_rate_limited_wait', { time: formatWait(waitSeconds, i18n.language) })
                 : t(retryUntil === null ? 'auth:enterprise_rate_limited' : 'auth:error_rate_limited_over')
               : problem.text}
           </p>

@@ -54,7 +54,7 @@ describe('forgot-password page', () => {
     await typeInto(byTestId(root, 'forgot-email'), 'ada@example.com');
     await click(byTestId(root, 'forgot-submit'));
     await settle();
-    expect(byTestId(root, 'forgot-error').textContent).toContain('Try again in 60 seconds.');
+    expect(byTestId(root, 'forgot-error').textContent).toContain('Try again in about 1 minute.');
   });
 });
 

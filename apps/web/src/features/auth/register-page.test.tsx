@@ -123,7 +123,7 @@ describe('register page', () => {
     await typeInto(byTestId(root, 'register-password'), 'correct horse battery staple');
     await click(byTestId(root, 'register-submit'));
     await settle();
-    expect(byTestId(root, 'register-error').textContent).toContain('Try again in 120 seconds.');
+    expect(byTestId(root, 'register-error').textContent).toContain('Try again in about 2 minutes.');
     expect(byTestId<HTMLButtonElement>(root, 'register-submit').disabled).toBe(true);
     expect(byTestId(root, 'page-register').dataset.state).toBe('form');
   });

@@ -157,11 +157,11 @@ describe('sign-in page', () => {
     });
     await tick(0);
     expect(byTestId(root, 'signin-error').textContent).toContain(
-      'Too many attempts. Try again in 30 seconds.',
+      'Too many attempts. Try again in about 30 seconds.',
     );
     expect(byTestId<HTMLButtonElement>(root, 'signin-submit').disabled).toBe(true);
     await tick(29_000);
-    expect(byTestId(root, 'signin-error').textContent).toContain('Try again in 1 second.');
+    expect(byTestId(root, 'signin-error').textContent).toContain('Try again in about 1 second.');
     await tick(1_000);
     expect(byTestId(root, 'signin-error').textContent).toContain('You can try again now.');
     expect(byTestId<HTMLButtonElement>(root, 'signin-submit').disabled).toBe(false);

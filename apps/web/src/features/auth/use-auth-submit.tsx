@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { AlertIcon } from '../../components/icons';
 import { useCountdown } from '../../hooks/use-countdown';
 import { useDescribeError } from '../../hooks/use-describe-error';
+import { formatWait } from '../../lib/format';
 import type { SessionOutcome } from './auth-context';
 import { type AuthProblem, authProblem, refusalKey } from './auth-errors';
 
@@ -60,7 +61,7 @@ export function AuthProblemMessage({
   waitSeconds: number;
   testId: string;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const describe = useDescribeError();
   let text: string;
   switch (problem.kind) {
@@ -76,7 +77,7 @@ export function AuthProblemMessage({
     case 'rate_limited':
       text =
         waitSeconds > 0
-          ? t('auth:error_rate_limited_wait', { count: waitSeconds })
+          ? t('auth:error_rate_limited_wait', { time: formatWait(waitSeconds, i18n.language) })
           : problem.retryAfterSeconds === null
             ? t('auth:error_rate_limited')
             : t('auth:error_rate_limited_over');

@@ -30,7 +30,7 @@ describe('download error handling (spec §8)', () => {
   it('reads a password check: 429 is rate limited, any other failure a wrong password', () => {
     expect(passwordErrorKey(parseApiError(429, '', '20'))).toEqual({
       key: 'downloader:password_rate_limited_wait',
-      count: 20,
+      waitSeconds: 20,
     });
     expect(passwordErrorKey(parseApiError(429, ''))).toEqual({ key: 'downloader:password_rate_limited' });
     expect(passwordErrorKey(coded('WRONG_PASSWORD', 403))).toEqual({ key: 'downloader:wrong_password' });

@@ -1,4 +1,5 @@
 import type { DownloadInfo } from '@ferry/core';
+import i18next from 'i18next';
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { harness, toastTexts } from '../../test/app-harness';
@@ -55,6 +56,10 @@ function serve(handler: Handler) {
 describe('download page', () => {
   let view: Rendered;
   afterEach(async () => {
+    vi.useRealTimers();
+    await act(async () => {
+      await i18next.changeLanguage('en');
+    });
     sessionStorage.clear();
     await view?.unmount();
     vi.unstubAllGlobals();
@@ -62,6 +67,7 @@ describe('download page', () => {
   });
 
   it('asks for the password, tells wrong from rate limited, then lists the files', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
     let attempts = 0;
     serve((url, init) => {
       if (url.pathname.endsWith('/info'))
@@ -89,14 +95,60 @@ describe('download page', () => {
     expect(byTestId(root, 'password-error').textContent).toBe('Wrong password.');
     await submitWith('again');
     expect(byTestId(root, 'password-error').textContent).toBe(
-      'Too many attempts. Please wait 7 seconds before trying again.',
+      'Too many attempts. Try again in about 7 seconds.',
     );
+    // Locked until Retry-After has passed: the page then says so and takes the password again.
+    expect(byTestId<HTMLButtonElement>(root, 'password-submit').disabled).toBe(true);
+    await act(async () => vi.advanceTimersByTime(7_000));
+    expect(byTestId(root, 'password-error').textContent).toBe('You can try the password again now.');
+    expect(byTestId<HTMLButtonElement>(root, 'password-submit').disabled).toBe(false);
     await submitWith('right');
     await flush();
     expect(root.querySelector('h1')?.textContent).toBe('Holiday photos');
     expect(root.textContent).toContain('Sent by Alice');
     expect(byTestId(root, 'download-summary').textContent).toBe('2 files · 3.50 MB');
     expect(byTestId(root, 'file-row-FILE01').querySelector('.file-row-folder')?.textContent).toBe('album/');
+  });
+
+  it.each([
+    ['en', 'Too many attempts. Try again in about 15 minutes.'],
+    ['fr', 'Trop de tentatives. Réessayez dans environ 15 minutes.'],
+  ])('a locked password says the wait in words (%s) and disables the button meanwhile', async (lng, said) => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    serve((url) => {
+      if (url.pathname.endsWith('/info')) return json(locked);
+      if (url.pathname.endsWith('/check-password'))
+        return coded(429, 'RATE_LIMITED', { 'Retry-After': '892' });
+      return new Response('', { status: 500 });
+    });
+    await act(async () => {
+      await i18next.changeLanguage(lng);
+    });
+    view = await render(harness(<DownloadPage />, `/dl/${ID}`, PATTERN).ui);
+    await flush();
+    const root = view.container;
+    const input = byTestId<HTMLInputElement>(root, 'password-input');
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, 'guess');
+    await act(async () => input.dispatchEvent(new Event('input', { bubbles: true })));
+    const button = byTestId<HTMLButtonElement>(root, 'password-submit');
+    await click(button);
+    await flush();
+    // Intl may put a (narrow) no-break space between the number and its unit.
+    expect(byTestId(root, 'password-error').textContent?.replace(/\s/g, ' ')).toBe(said);
+    expect(button.disabled).toBe(true);
+    await act(async () => vi.advanceTimersByTime(880_000)); // 12 s left: still locked
+    expect(button.disabled).toBe(true);
+    await act(async () => vi.advanceTimersByTime(12_000));
+    expect(button.disabled).toBe(false);
+  });
+
+  it('gives the locked page its own <h1>, the password prompt', async () => {
+    serve((url) => (url.pathname.endsWith('/info') ? json(locked) : new Response('', { status: 500 })));
+    view = await render(harness(<DownloadPage />, `/dl/${ID}`, PATTERN).ui);
+    await flush();
+    const headings = view.container.querySelectorAll('h1');
+    expect(headings).toHaveLength(1);
+    expect(headings[0]?.textContent).toBe('This transfer is protected');
   });
 
   it('downloads a file through a hidden link, with the password', async () => {

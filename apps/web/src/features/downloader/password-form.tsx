@@ -1,52 +1,76 @@
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EyeIcon, EyeOffIcon, LockIcon } from '../../components/icons';
+import { useCountdown } from '../../hooks/use-countdown';
 import { ApiError, NetworkError } from '../../lib/api';
+import { formatWait } from '../../lib/format';
 import { checkDownloadPassword } from '../../lib/transfer-api';
+
+export interface PasswordProblem {
+  key: string;
+  /** 429 with Retry-After: how long the password is locked. */
+  waitSeconds?: number;
+}
 
 /**
  * The message for a failed password check (spec §8): 429 is "too many attempts, wait"; any other answer
  * that is not 200 means a wrong password.
  */
-export function passwordErrorKey(error: unknown): { key: string; count?: number } {
+export function passwordErrorKey(error: unknown): PasswordProblem {
   if (error instanceof NetworkError) return { key: 'errors:network' };
   if (error instanceof ApiError && error.status === 429) {
     return error.retryAfterSeconds === null
       ? { key: 'downloader:password_rate_limited' }
-      : { key: 'downloader:password_rate_limited_wait', count: error.retryAfterSeconds };
+      : { key: 'downloader:password_rate_limited_wait', waitSeconds: error.retryAfterSeconds };
   }
   return { key: 'downloader:wrong_password' };
 }
 
 /**
  * The state of a password form: `submit` checks the typed password with the server (one check at a time) and
- * hands it to `onUnlocked` when accepted; a refusal becomes a message key (passwordErrorKey).
+ * hands it to `onUnlocked` when accepted; a refusal becomes a message (`errorText`). After a 429 the form is
+ * `locked` until Retry-After has passed (the button is disabled, the wait said as "about 15 minutes"), then
+ * says the password may be tried again.
  */
 export function usePasswordCheck(
   check: (password: string) => Promise<unknown>,
   onUnlocked: (password: string) => void,
-  initialError: { key: string; count?: number } | null = null,
+  initialError: PasswordProblem | null = null,
 ) {
+  const { t, i18n } = useTranslation();
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ key: string; count?: number } | null>(initialError);
+  const [error, setError] = useState<PasswordProblem | null>(initialError);
+  const [lockedUntil, setLockedUntil] = useState<number | null>(null);
+  const waitSeconds = useCountdown(lockedUntil);
+  const locked = waitSeconds > 0;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (password === '' || busy) return;
+    if (password === '' || busy || locked) return;
     setBusy(true);
     setError(null);
+    setLockedUntil(null);
     try {
       await check(password);
       onUnlocked(password);
     } catch (failure) {
-      setError(passwordErrorKey(failure));
+      const problem = passwordErrorKey(failure);
+      setError(problem);
+      if (problem.waitSeconds !== undefined) setLockedUntil(Date.now() + problem.waitSeconds * 1000);
     } finally {
       setBusy(false);
     }
   };
 
-  return { password, setPassword, busy, error, submit };
+  const errorText = !error
+    ? null
+    : error.waitSeconds === undefined
+      ? t(error.key)
+      : locked
+        ? t(error.key, { time: formatWait(waitSeconds, i18n.language) })
+        : t('downloader:password_rate_limited_over');
+  return { password, setPassword, busy, locked, error, errorText, submit };
 }
 
 /** Asks for the transfer's password; on success hands it to the page, which then lists the files. */
@@ -59,7 +83,7 @@ export function PasswordForm({
 }) {
   const { t } = useTranslation();
   const id = useId();
-  const { password, setPassword, busy, error, submit } = usePasswordCheck(
+  const { password, setPassword, busy, locked, error, errorText, submit } = usePasswordCheck(
     (typed) => checkDownloadPassword(transferId, typed),
     onUnlocked,
   );
@@ -70,7 +94,7 @@ export function PasswordForm({
       <div className="lock-badge" aria-hidden="true">
         <LockIcon width={28} height={28} />
       </div>
-      <h2 className="panel-title">{t('downloader:password_title')}</h2>
+      <h1 className="panel-title">{t('downloader:password_title')}</h1>
       <p className="muted">{t('downloader:password_text')}</p>
       <label htmlFor={id} className="field-label">
         {t('downloader:password_label')}
@@ -100,13 +124,13 @@ export function PasswordForm({
       </div>
       {error && (
         <p className="field-error" id={`${id}-error`} role="alert" data-testid="password-error">
-          {t(error.key, { count: error.count })}
+          {errorText}
         </p>
       )}
       <button
         type="submit"
         className="button button-primary button-block"
-        disabled={busy || password === ''}
+        disabled={busy || locked || password === ''}
         data-testid="password-submit"
       >
         {t('downloader:unlock')}

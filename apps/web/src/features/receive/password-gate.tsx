@@ -25,7 +25,7 @@ export function PasswordGate({
 }) {
   const { t } = useTranslation();
   const id = useId();
-  const { password, setPassword, busy, error, submit } = usePasswordCheck(
+  const { password, setPassword, busy, locked, error, errorText, submit } = usePasswordCheck(
     (typed) => checkReceivePassword(target, typed),
     onUnlocked,
     wrongBefore ? { key: 'downloader:wrong_password' } : null,
@@ -61,13 +61,13 @@ export function PasswordGate({
       />
       {error && (
         <p className="field-error" id={`${id}-error`} role="alert" data-testid="receive-password-error">
-          {t(error.key, { count: error.count })}
+          {errorText}
         </p>
       )}
       <button
         type="submit"
         className="button button-primary button-block"
-        disabled={busy || password === ''}
+        disabled={busy || locked || password === ''}
         data-testid="receive-password-submit"
       >
         {t('downloader:unlock')}

@@ -30,11 +30,13 @@ describe('a request’s upload page (/r/:requestId)', () => {
     localStorage.clear();
   });
   afterEach(async () => {
+    vi.useRealTimers();
     await view?.unmount();
     vi.unstubAllGlobals();
   });
 
   it('asks for the password (wrong, rate limited, right), then takes only the allowed file types', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
     const api = mockApi({
       [POINT]: () => json(pointView({ passwordProtected: true, allowedExtensions: ['pdf'] })),
       'POST /api/receive/check-password': [
@@ -60,8 +62,11 @@ describe('a request’s upload page (/r/:requestId)', () => {
     expect(byTestId(root, 'receive-password-error').textContent).toBe('Wrong password.');
     await unlock('again');
     expect(byTestId(root, 'receive-password-error').textContent).toBe(
-      'Too many attempts. Please wait 30 seconds before trying again.',
+      'Too many attempts. Try again in about 30 seconds.',
     );
+    expect(byTestId<HTMLButtonElement>(root, 'receive-password-submit').disabled).toBe(true);
+    await act(async () => vi.advanceTimersByTime(30_000));
+    expect(byTestId<HTMLButtonElement>(root, 'receive-password-submit').disabled).toBe(false);
     await unlock('s3cret');
     expect(api.to('POST /api/receive/check-password')[2]?.body).toEqual({
       target: { kind: 'request', requestId: ID },

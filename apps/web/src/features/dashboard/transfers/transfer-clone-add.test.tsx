@@ -190,7 +190,7 @@ describe('/dashboard/transfers/:id — clone and add files', () => {
     expect(document.body.textContent).toContain('setup.exe was skipped');
     expect(byTestId(panel, 'file-list').textContent).toContain('more.txt');
     await click(byTestId(panel, 'add-files-notify'));
-    expect(byTestId(panel, 'add-files-start').textContent).toBe('Upload 1 file (4.00 B)');
+    expect(byTestId(panel, 'add-files-start').textContent).toBe('Upload 1 file (4 B)');
     await click(byTestId(panel, 'add-files-start'));
     await settle();
     expect(byTestId(panel, 'add-files-error').textContent).not.toBe('');
