@@ -115,16 +115,12 @@ export function crossSite(request: FastifyRequest, publicUrl: string | null): bo
 }
 
 export const authRoutes =
-  (
-    auth: AuthService,
-    originOf: (host: string, protocol: string) => string,
-    secureCookies: boolean,
-  ): FastifyPluginAsyncZod =>
+  (auth: AuthService, publicOrigin: () => string, secureCookies: boolean): FastifyPluginAsyncZod =>
   async (app) => {
     const ctx = (r: FastifyRequest): AuthRequestContext => ({
       ip: r.ip,
       userAgent: typeof r.headers['user-agent'] === 'string' ? r.headers['user-agent'] : undefined,
-      origin: originOf(r.host, r.protocol),
+      origin: publicOrigin(),
     });
     const setCookie = (reply: FastifyReply, value: string, maxAgeSeconds: number) =>
       reply.setCookie(SESSION_COOKIE, value, {
