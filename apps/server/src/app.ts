@@ -122,7 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
-  registerClientLimits(app as unknown as FastifyInstance, trust, config.clientLimits);
+  registerClientLimits(app as unknown as FastifyInstance, trust, config.clientLimits, deps.metrics);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {
