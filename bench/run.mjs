@@ -138,6 +138,7 @@ async function main() {
         PORT: String(port),
         HOST: '127.0.0.1',
         METRICS_PORT: '0',
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
         LOG_LEVEL: process.env.BENCH_FERRY_LOG_LEVEL ?? 'warn',
         NODE_ENV: 'production',
         NODE_OPTIONS: '',

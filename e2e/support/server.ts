@@ -69,6 +69,8 @@ export class FerryProcess {
         LOG_LEVEL: 'info',
         // Metrics on any free loopback port: several servers run at once.
         METRICS_PORT: '0',
+        // Links in answers and mails on the address the tests reach the server at (else http://localhost:PORT).
+        PUBLIC_URL: this.url,
         ...this.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

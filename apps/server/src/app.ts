@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { Locker } from '@tus/utils';
@@ -90,6 +91,17 @@ export function redactUrl(url: string): string {
     .replace(/(\/blob\/)[^/?]+/, '$1[token]');
 }
 
+/**
+ * The origin of the links Ferry stores or sends: PUBLIC_URL, else http://localhost:PORT (the port it listens on when
+ * PORT is 0) — never anything a request says.
+ */
+export function publicOriginOf(config: Pick<Config, 'publicUrl' | 'port'>, server?: Server): string {
+  if (config.publicUrl) return config.publicUrl;
+  const bound = server?.address();
+  const port = config.port || (bound && typeof bound === 'object' ? bound.port : config.port);
+  return `http://localhost:${port}`;
+}
+
 /** Builds the HTTP app from ready services; main.ts and every HTTP test call this. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -110,7 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
-  registerClientLimits(app as unknown as FastifyInstance, trust, config.clientLimits);
+  registerClientLimits(app as unknown as FastifyInstance, trust, config.clientLimits, deps.metrics);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {
@@ -140,20 +152,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
-  const originOf = (host: string, protocol: string) => config.publicUrl ?? `${protocol}://${host}`;
+  // Links Ferry stores or sends to someone else (mails, transfer and request links, widget snippets) start with
+  // the public origin, which comes from config alone: a forged Host header must not send a reset token elsewhere.
+  const publicOrigin = () => publicOriginOf(config, app.server);
+  // Answers only the caller follows (a download URL, the sign-in provider's way back) may use the caller's origin.
+  const callerOrigin = (host: string, protocol: string) => config.publicUrl ?? `${protocol}://${host}`;
   await app.register(healthRoutes(deps.version));
   await app.register(opsRoutes(deps.metrics, deps.readiness, config.metricsToken));
-  await app.register(authRoutes(deps.auth, originOf, secure, config.publicUrl ?? null));
-  await app.register(oidcRoutes(deps.oidc, deps.auth, originOf, secure));
+  await app.register(authRoutes(deps.auth, publicOrigin, secure, config.publicUrl ?? null));
+  await app.register(oidcRoutes(deps.oidc, deps.auth, callerOrigin, secure));
   await app.register(limitsRoutes(deps.limits));
   await app.register(userRoutes(deps.users));
   await app.register(contactsRoutes(deps.contacts));
   await app.register(salesRoutes(deps.sales));
-  await app.register(transferRoutes(deps.transfers, deps.notifications, originOf));
-  await app.register(dashboardRoutes(deps.dashboard, originOf));
-  await app.register(downloadRoutes(deps.downloads, originOf, deps.metrics));
-  await app.register(receiveRoutes(deps.receive, deps.receiveRequests, originOf));
-  await app.register(inboxRoutes(deps.inboxes, originOf));
+  await app.register(transferRoutes(deps.transfers, deps.notifications, publicOrigin));
+  await app.register(dashboardRoutes(deps.dashboard, publicOrigin));
+  await app.register(downloadRoutes(deps.downloads, callerOrigin, deps.metrics));
+  await app.register(receiveRoutes(deps.receive, deps.receiveRequests, publicOrigin));
+  await app.register(inboxRoutes(deps.inboxes, publicOrigin));
   await app.register(widgetScriptRoutes);
   registerTus(app, deps.uploadStore, deps.transfers, deps.metrics, deps.uploadLocker);
   await registerWeb(app, config.webDist);

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Locker } from '@tus/utils';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { buildApp, redactUrl } from './app.js';
+import { buildApp, publicOriginOf, redactUrl } from './app.js';
 import { OidcSignIn } from './auth/oidc.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { PgAccountRepository } from './db/account.repository.js';
@@ -211,10 +211,6 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
 
     const mailer = createMailer(config.mail, logger.child({ component: 'mail' }));
     cleanups.push(() => mailer.close());
-    if (config.mail.smtpUrl && !config.publicUrl)
-      logger.warn(
-        'SMTP_URL is set but PUBLIC_URL is not: links in e-mails use the address each request came to',
-      );
     const mailJob = new MailJob(
       jobs,
       mailer,
@@ -486,7 +482,12 @@ async function run(): Promise<void> {
     logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed');
     process.exit(1);
   }
-  logger.info(`${config.productName} is ready at ${config.publicUrl ?? `http://localhost:${config.port}`}`);
+  const origin = publicOriginOf(config, ferry.app.server);
+  if (!config.publicUrl)
+    logger.warn(
+      `PUBLIC_URL is not set: links in e-mails, transfer and request links and widget snippets start with ${origin}. Set PUBLIC_URL to the address people reach ${config.productName} at.`,
+    );
+  logger.info(`${config.productName} is ready at ${origin}`);
   // The C heap is the process's, not one Ferry instance's: trimmed here rather than in createFerry.
   const trim = config.mallocTrimSeconds > 0 ? await loadMallocTrim() : null;
   if (trim) {

@@ -51,6 +51,10 @@ async function connect(ferry: TestFerry, from = '127.0.0.1') {
   return { socket, closed, until, received: () => received };
 }
 
+/** ferry_client_limit_hits_total{limit}: what operators see of these refusals. */
+const hits = async (ferry: TestFerry, limit: 'body_idle' | 'connections') =>
+  (await ferry.metrics.clientLimitHits.get()).values.find((v) => v.labels.limit === limit)?.value ?? 0;
+
 const transferBody = JSON.stringify({ files: [{ name: 'a.txt', size: 1 }] });
 const postHead = (length: number, extra = '') =>
   `POST /api/transfer/transfers HTTP/1.1\r\nHost: ferry.test\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${extra}\r\n`;
@@ -63,6 +67,7 @@ describe('request bodies', () => {
     c.socket.write(postHead(transferBody.length) + transferBody.slice(0, 10));
     await c.closed;
     expect(c.received()).toBe('');
+    expect(await hits(direct, 'body_idle')).toBe(1);
   });
 
   it('lets a body that trickles a byte every 300 ms run past the idle timeout and complete', async () => {
@@ -76,6 +81,7 @@ describe('request bodies', () => {
     c.socket.write(transferBody.slice(10));
     await c.until(/\r\n\r\n\{.*\}/s);
     expect(c.received()).toMatch(/^HTTP\/1\.1 201 /);
+    expect(await hits(direct, 'body_idle')).toBe(1);
   });
 });
 
@@ -91,6 +97,7 @@ describe('connections per client', () => {
     refused.socket.write(get('/api/health'));
     await refused.closed;
     expect(refused.received()).toBe('');
+    expect(await hits(direct, 'connections')).toBe(1);
 
     const other = await connect(direct, '127.0.0.3');
     other.socket.write(get('/api/health'));
@@ -119,6 +126,7 @@ describe('connections per client', () => {
     const over = await health('198.51.100.1');
     expect(over).toMatch(/^HTTP\/1\.1 429 /);
     expect(over).toMatch(/\r\nretry-after: \d+\r\n/i);
+    expect(await hits(proxied, 'connections')).toBe(1);
     expect(await health('198.51.100.2')).toMatch(/^HTTP\/1\.1 200 /);
 
     // The proxy's own requests (health checks, say) are not capped.

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { Metrics } from '../observability/metrics.js';
 import { AppError } from '../services/app-error.js';
 import type { ProxyTrust } from './client-address.js';
 
@@ -24,7 +25,9 @@ export function registerClientLimits(
   app: FastifyInstance,
   trust: ProxyTrust,
   settings: ClientLimitSettings,
+  metrics: Metrics,
 ): void {
+  const hit = (limit: 'body_idle' | 'connections') => metrics.clientLimitHits.inc({ limit });
   const cap = settings.maxConnectionsPerClient;
   const sockets = new Counter();
   const requests = new Counter();
@@ -33,34 +36,40 @@ export function registerClientLimits(
     app.server.on('connection', (socket: Socket) => {
       const peer = socket.remoteAddress;
       if (!peer || trust(peer, 0)) return;
-      if (sockets.count(peer) >= cap) return void socket.destroy();
+      if (sockets.count(peer) >= cap) {
+        hit('connections');
+        return void socket.destroy();
+      }
       sockets.add(peer);
       socket.once('close', () => sockets.remove(peer));
     });
 
   app.addHook('onRequest', async (request, reply) => {
-    watchBody(request.raw, reply.raw, settings.bodyIdleTimeoutMs);
+    watchBody(request.raw, reply.raw, settings.bodyIdleTimeoutMs, () => hit('body_idle'));
     const peer = request.raw.socket.remoteAddress;
     const client = request.ip;
     if (cap === 0 || !peer || client === peer || !trust(peer, 0)) return;
-    if (requests.count(client) >= cap)
+    if (requests.count(client) >= cap) {
+      hit('connections');
       throw new AppError('RATE_LIMITED', 'Too many connections from your address at once.', {
         retryAfterSeconds: 1,
       });
+    }
     requests.add(client);
     reply.raw.once('close', () => requests.remove(client));
   });
 }
 
 /** Closes the connection when the request's body stops arriving; a request without a body is not timed. */
-function watchBody(req: IncomingMessage, res: ServerResponse, idleMs: number): void {
+function watchBody(req: IncomingMessage, res: ServerResponse, idleMs: number, dropped: () => void): void {
   const chunked = req.headers['transfer-encoding'] !== undefined;
   if (idleMs <= 0 || req.complete || (!chunked && !(Number(req.headers['content-length']) > 0))) return;
   // Node restarts the socket's idle timer on every chunk. The listener sits on the response so that Node leaves
   // the decision to it: once the whole body is in, the answer is not timed.
   res.setTimeout(idleMs, () => {
-    if (req.complete) req.socket.setTimeout(0);
-    else req.socket.destroy();
+    if (req.complete) return void req.socket.setTimeout(0);
+    dropped();
+    req.socket.destroy();
   });
   req.once('end', () => req.socket.setTimeout(0));
 }

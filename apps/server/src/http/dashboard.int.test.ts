@@ -159,7 +159,7 @@ describe('GET /api/transfer/transfers', () => {
       status: 'ENABLED',
       statusLabel: 'enabled',
       name: 'Holiday photos',
-      link: `${ferry.baseUrl}/dl/${b.transferId}`,
+      link: `${ferry.publicOrigin}/dl/${b.transferId}`,
       expired: false,
       totalSize: 1005,
       fileCount: 2,

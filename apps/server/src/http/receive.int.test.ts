@@ -113,7 +113,7 @@ describe('a request by link (S2)', () => {
       passwordProtected: false,
       uploadCount: 0,
     });
-    expect(request.link).toBe(`${ferry.baseUrl}/r/${request.requestId}`);
+    expect(request.link).toBe(`${ferry.publicOrigin}/r/${request.requestId}`);
     // Spec §5: 7 days for a free account.
     expect(Math.round((Date.parse(request.expiresAt) - Date.now()) / DAY)).toBe(7);
 
@@ -155,7 +155,7 @@ describe('a request by link (S2)', () => {
     const list = await call(alice, 'GET', '/api/transfer/transfers?direction=received');
     const items = (list.body as TransferListResponse).items;
     expect(items.map((i) => [i.id, i.type, i.direction])).toEqual([[created.transferId, 'S3', 'received']]);
-    expect(items[0]!.link).toBe(`${ferry.baseUrl}/dl/${created.transferId}`);
+    expect(items[0]!.link).toBe(`${ferry.publicOrigin}/dl/${created.transferId}`);
     const sent = await call(alice, 'GET', '/api/transfer/transfers?direction=sent');
     expect((sent.body as TransferListResponse).items).toEqual([]);
     const events = await call(alice, 'GET', `/api/transfer/transfers/${created.transferId}/events`);
@@ -233,7 +233,7 @@ describe('a request by link (S2)', () => {
 
   it('gives a custom address once', async () => {
     const request = await createRequest(alice, { customId: 'Quarterly-Reports' });
-    expect(request.link).toBe(`${ferry.baseUrl}/r/quarterly-reports`);
+    expect(request.link).toBe(`${ferry.publicOrigin}/r/quarterly-reports`);
     const again = await call(bob, 'POST', '/api/receive/requests', { customId: 'quarterly-reports' });
     expect(again.status).toBe(409);
   });
@@ -427,7 +427,7 @@ describe('inboxes', () => {
       fields: { name: 'required', questions: [{ id: 'order', label: 'Order number', required: true }] },
     });
     expect(inbox).toMatchObject({ enabled: true, isDefault: true, linkMode: 'S2' });
-    expect(inbox.link).toBe(`${ferry.baseUrl}/i/alice-inbox-${process.pid}`);
+    expect(inbox.link).toBe(`${ferry.publicOrigin}/i/alice-inbox-${process.pid}`);
     const slug = inbox.slug;
     expect((await call(bob, 'POST', '/api/receive/inboxes', { slug, title: 'Mine' })).status).toBe(409);
 
@@ -571,9 +571,9 @@ describe('widgets', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const widget = res.body;
     expect(widget.snippet).toBe(
-      `<script src="${ferry.baseUrl}/widget.js" data-ferry-widget="${widget.widgetId}" async></script>`,
+      `<script src="${ferry.publicOrigin}/widget.js" data-ferry-widget="${widget.widgetId}" async></script>`,
     );
-    expect(widget.url).toBe(`${ferry.baseUrl}/widgets/${widget.widgetId}`);
+    expect(widget.url).toBe(`${ferry.publicOrigin}/widgets/${widget.widgetId}`);
     expect((await call(bob, 'GET', `/api/receive/widgets/${widget.widgetId}`)).status).toBe(404);
 
     const page = await call(null, 'GET', `/api/receive/points/widget/${widget.widgetId}`);

@@ -22,7 +22,7 @@ describe('creating and uploading a transfer', () => {
     });
     expect(t.status).toBe('UPLOADING');
     expect(t.transferId).toMatch(/^[A-Za-z0-9]{16}$/);
-    expect(t.link).toBe(`${ferry.baseUrl}/dl/${t.transferId}`);
+    expect(t.link).toBe(`${ferry.publicOrigin}/dl/${t.transferId}`);
     for (const f of t.files) expect(f.id).toMatch(/^[A-Za-z0-9]{6}$/);
     expect(new Set(t.files.map((f) => f.id)).size).toBe(2);
     const days = (Date.parse(t.expiresAt) - before) / 86_400_000;

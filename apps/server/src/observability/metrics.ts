@@ -43,6 +43,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly clientLimitHits = new Counter({
+    name: 'ferry_client_limit_hits_total',
+    help: 'Requests and connections cut by a client limit: body_idle (a body stopped arriving), connections (over the per-client cap)',
+    labelNames: ['limit'] as const,
+    registers: [this.registry],
+  });
+
   private streaming = 0;
 
   constructor() {

@@ -70,7 +70,7 @@ export type IdentityRefusal = 'email_missing' | 'email_not_verified' | 'max_lice
 export interface AuthRequestContext {
   ip: string;
   userAgent?: string;
-  /** Origin of the links mailed (PUBLIC_URL, or the request's own). */
+  /** Origin of the links mailed: PUBLIC_URL, else http://localhost:PORT (never a request header). */
   origin: string;
 }
 

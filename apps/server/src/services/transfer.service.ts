@@ -50,7 +50,7 @@ export interface Actor {
     downloadConfirmationS2: boolean;
   };
   ip?: string;
-  /** Origin the links handed back start with (PUBLIC_URL, or the request's own). */
+  /** Origin the links stored, mailed and handed back start with: PUBLIC_URL, else http://localhost:PORT. */
   origin: string;
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { inject } from 'vitest';
+import { publicOriginOf } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { createFerry, type Ferry } from '../main.js';
 import { withDatabase } from './global-setup.js';
@@ -28,6 +29,8 @@ export async function createTestDatabase(): Promise<string> {
 
 export interface TestFerry extends Ferry {
   baseUrl: string;
+  /** Where the links Ferry stores and mails point: PUBLIC_URL, else http://localhost:<its port>. */
+  publicOrigin: string;
   dataDir: string;
   databaseUrl: string;
 }
@@ -52,7 +55,13 @@ export async function startTestFerry(
   });
   const ferry = await createFerry(config, pino({ level: 'warn' }));
   const address = await ferry.app.listen({ host: '127.0.0.1', port: 0 });
-  return { ...ferry, baseUrl: address, dataDir, databaseUrl };
+  return {
+    ...ferry,
+    baseUrl: address,
+    publicOrigin: publicOriginOf(config, ferry.app.server),
+    dataDir,
+    databaseUrl,
+  };
 }
 
 /** Runs one SQL query on a test Ferry's database, to check what was really stored. */

@@ -117,7 +117,7 @@ export function crossSite(request: FastifyRequest, publicUrl: string | null): bo
 export const authRoutes =
   (
     auth: AuthService,
-    originOf: (host: string, protocol: string) => string,
+    publicOrigin: () => string,
     secureCookies: boolean,
     publicUrl: string | null = null,
   ): FastifyPluginAsyncZod =>
@@ -125,7 +125,7 @@ export const authRoutes =
     const ctx = (r: FastifyRequest): AuthRequestContext => ({
       ip: r.ip,
       userAgent: typeof r.headers['user-agent'] === 'string' ? r.headers['user-agent'] : undefined,
-      origin: originOf(r.host, r.protocol),
+      origin: publicOrigin(),
     });
     const setCookie = (reply: FastifyReply, value: string, maxAgeSeconds: number) =>
       reply.setCookie(SESSION_COOKIE, value, {

@@ -43,10 +43,10 @@ const AdditionParams = z.object({ transferId: TransferId, additionId: AdditionId
 export const dashboardRoutes =
   (
     { read, actions, clones, additions }: DashboardServices,
-    originOf: (host: string, protocol: string) => string,
+    publicOrigin: () => string,
   ): FastifyPluginAsyncZod =>
   async (app) => {
-    const ctx = (r: FastifyRequest): DashboardContext => ({ origin: originOf(r.host, r.protocol), ip: r.ip });
+    const ctx = (r: FastifyRequest): DashboardContext => ({ origin: publicOrigin(), ip: r.ip });
 
     app.get(
       '/api/transfer/transfers',

@@ -11,7 +11,6 @@ import {
   WidgetUpdate,
   WidgetView,
 } from '@ferry/core';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { InboxService } from '../../services/inbox.service.js';
@@ -23,30 +22,28 @@ const WidgetParams = z.object({ widgetId: WidgetId });
 
 /** Upload inboxes and their widgets, for their owner (signed in: session or API token). */
 export const inboxRoutes =
-  (inboxes: InboxService, originOf: (host: string, protocol: string) => string): FastifyPluginAsyncZod =>
+  (inboxes: InboxService, publicOrigin: () => string): FastifyPluginAsyncZod =>
   async (app) => {
-    const origin = (r: FastifyRequest) => originOf(r.host, r.protocol);
-
     app.get(
       '/api/receive/inboxes',
       { schema: { tags, response: { 200: InboxListResponse, ...errors } } },
-      async (request) => inboxes.list(request.auth, origin(request)),
+      async (request) => inboxes.list(request.auth, publicOrigin()),
     );
     app.post(
       '/api/receive/inboxes',
       { schema: { tags, body: InboxCreate, response: { 201: InboxView, ...errors } } },
       async (request, reply) =>
-        reply.status(201).send(await inboxes.create(request.auth, request.body, origin(request))),
+        reply.status(201).send(await inboxes.create(request.auth, request.body, publicOrigin())),
     );
     app.get(
       '/api/receive/inboxes/:inboxId',
       { schema: { tags, params: InboxParams, response: { 200: InboxView, ...errors } } },
-      async (request) => inboxes.get(request.auth, request.params.inboxId, origin(request)),
+      async (request) => inboxes.get(request.auth, request.params.inboxId, publicOrigin()),
     );
     app.patch(
       '/api/receive/inboxes/:inboxId',
       { schema: { tags, params: InboxParams, body: InboxUpdate, response: { 200: InboxView, ...errors } } },
-      async (request) => inboxes.update(request.auth, request.params.inboxId, request.body, origin(request)),
+      async (request) => inboxes.update(request.auth, request.params.inboxId, request.body, publicOrigin()),
     );
     app.delete(
       '/api/receive/inboxes/:inboxId',
@@ -60,7 +57,7 @@ export const inboxRoutes =
     app.get(
       '/api/receive/inboxes/:inboxId/widgets',
       { schema: { tags, params: InboxParams, response: { 200: WidgetListResponse, ...errors } } },
-      async (request) => inboxes.widgets(request.auth, request.params.inboxId, origin(request)),
+      async (request) => inboxes.widgets(request.auth, request.params.inboxId, publicOrigin()),
     );
     app.post(
       '/api/receive/inboxes/:inboxId/widgets',
@@ -69,13 +66,13 @@ export const inboxRoutes =
         reply
           .status(201)
           .send(
-            await inboxes.createWidget(request.auth, request.params.inboxId, request.body, origin(request)),
+            await inboxes.createWidget(request.auth, request.params.inboxId, request.body, publicOrigin()),
           ),
     );
     app.get(
       '/api/receive/widgets/:widgetId',
       { schema: { tags, params: WidgetParams, response: { 200: WidgetView, ...errors } } },
-      async (request) => inboxes.getWidget(request.auth, request.params.widgetId, origin(request)),
+      async (request) => inboxes.getWidget(request.auth, request.params.widgetId, publicOrigin()),
     );
     app.patch(
       '/api/receive/widgets/:widgetId',
@@ -83,7 +80,7 @@ export const inboxRoutes =
         schema: { tags, params: WidgetParams, body: WidgetUpdate, response: { 200: WidgetView, ...errors } },
       },
       async (request) =>
-        inboxes.updateWidget(request.auth, request.params.widgetId, request.body, origin(request)),
+        inboxes.updateWidget(request.auth, request.params.widgetId, request.body, publicOrigin()),
     );
     app.delete(
       '/api/receive/widgets/:widgetId',

@@ -42,10 +42,10 @@ export const receiveRoutes =
   (
     receive: ReceiveService,
     requests: ReceiveRequestService,
-    originOf: (host: string, protocol: string) => string,
+    publicOrigin: () => string,
   ): FastifyPluginAsyncZod =>
   async (app) => {
-    const ctx = (r: FastifyRequest): ReceiveContext => ({ origin: originOf(r.host, r.protocol), ip: r.ip });
+    const ctx = (r: FastifyRequest): ReceiveContext => ({ origin: publicOrigin(), ip: r.ip });
 
     // --- file requests (signed in) ---
     app.post(

@@ -34,7 +34,7 @@ export const transferRoutes =
   (
     transfers: TransferService,
     notifications: NotificationService,
-    originOf: (host: string, protocol: string) => string,
+    publicOrigin: () => string,
   ): FastifyPluginAsyncZod =>
   async (app) => {
     const actorOf = (r: FastifyRequest): Actor => ({
@@ -45,7 +45,7 @@ export const transferRoutes =
       forcedRegion: r.auth?.user.limitSettings.forcedRegion ?? null,
       notificationDefaults: r.auth ? notificationDefaults(r.auth.user) : undefined,
       ip: r.ip,
-      origin: originOf(r.host, r.protocol),
+      origin: publicOrigin(),
     });
 
     app.post(
