@@ -3,8 +3,16 @@ import { FerryProcess, freePort, tempDir } from '../../e2e/support/server.js';
 
 export { FerryProcess, freePort, tempDir };
 
-/** Settings every reliability server gets unless a test says otherwise: quiet logs, quick SIGTERM. */
-const BASE_ENV = { LOG_LEVEL: 'warn', SHUTDOWN_GRACE_SECONDS: '2' };
+/**
+ * Settings every reliability server gets unless a test says otherwise: quiet logs, quick SIGTERM, and no
+ * per-address limits on anonymous creation (the suites create hundreds of transfers from one address).
+ */
+const BASE_ENV = {
+  LOG_LEVEL: 'warn',
+  SHUTDOWN_GRACE_SECONDS: '2',
+  ANONYMOUS_TRANSFERS_PER_WINDOW: '1000000',
+  ANONYMOUS_PENDING_UPLOAD_GB: '1000000',
+};
 
 /**
  * The Ferry processes (the built server, started as `npm start` starts it) of one test file, so that

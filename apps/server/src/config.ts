@@ -107,6 +107,11 @@ const ConfigSchema = z
     UNFINISHED_UPLOAD_TTL_HOURS: z.coerce.number().int().min(1).default(72),
     PASSWORD_ATTEMPTS_PER_WINDOW: z.coerce.number().int().min(1).default(10),
     PASSWORD_ATTEMPT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+    // Anonymous senders, per client address: how many creations, how many declared bytes still unfinished.
+    ANONYMOUS_TRANSFERS_PER_WINDOW: z.coerce.number().int().min(1).default(30),
+    ANONYMOUS_TRANSFER_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
+    ANONYMOUS_PENDING_UPLOAD_GB: z.coerce.number().positive().default(20),
+    ANONYMOUS_UNFINISHED_UPLOAD_TTL_HOURS: z.coerce.number().int().min(1).default(12),
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).default(25),
     MALLOC_TRIM_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
     STORAGE: z.enum(['local', 's3']).default('local'),
@@ -230,6 +235,13 @@ const ConfigSchema = z
       unfinishedUploadTtlHours: env.UNFINISHED_UPLOAD_TTL_HOURS,
       passwordAttempts: env.PASSWORD_ATTEMPTS_PER_WINDOW,
       passwordWindowSeconds: env.PASSWORD_ATTEMPT_WINDOW_SECONDS,
+      /** Limits of anonymous transfer creation per client address (TransferService.limitAnonymous, CleanupService). */
+      anonymous: {
+        transfersPerWindow: env.ANONYMOUS_TRANSFERS_PER_WINDOW,
+        windowSeconds: env.ANONYMOUS_TRANSFER_WINDOW_SECONDS,
+        maxPendingBytes: Math.round(env.ANONYMOUS_PENDING_UPLOAD_GB * 1e9),
+        unfinishedUploadTtlHours: env.ANONYMOUS_UNFINISHED_UPLOAD_TTL_HOURS,
+      },
       shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
       /** How often free C heap memory goes back to the system (lib/heap-trim.ts); 0: never. */
       mallocTrimSeconds: env.MALLOC_TRIM_SECONDS,

@@ -169,7 +169,13 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
         await storage.tusStore.remove(id).catch(() => undefined);
       },
     };
-    const cleanup = new CleanupService(repo, uploads, config.unfinishedUploadTtlHours);
+    const cleanup = new CleanupService(
+      repo,
+      uploads,
+      config.unfinishedUploadTtlHours,
+      undefined,
+      config.anonymous.unfinishedUploadTtlHours,
+    );
     const jobs = new JobQueue({
       databaseUrl,
       maintenanceIntervalSeconds: config.jobMaintenanceSeconds,
@@ -267,6 +273,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       contacts,
       new AddedFileUploadAuth(additionsRepo),
     );
+    transfers.limitAnonymous({ limiter: rateLimiter, ...config.anonymous });
     const dashboard = (() => {
       const dashboardRepo = new DashboardRepository(database.db);
       const access = new DashboardAccess(repo, accounts);

@@ -57,6 +57,8 @@ export const LimitError = z.object({
     'uploadSize',
     'storage',
     'downloadedBytes7Days',
+    /** Bytes declared by one client address's unfinished anonymous transfers (ANONYMOUS_PENDING_UPLOAD_GB). */
+    'anonymousPendingBytes',
   ]),
   max: z.number(),
   actual: z.number(),

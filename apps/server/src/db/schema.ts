@@ -61,8 +61,16 @@ export const transfers = pgTable(
     expiredAt: ts('expired_at'),
     /** The transfer this one is a clone of (the dashboard's "clone"): its files are copied from there. */
     clonedFrom: text('cloned_from'),
+    /**
+     * The client address that created an anonymous transfer, kept while its upload is unfinished (the per-client
+     * cap on declared but unfinished bytes); cleared when the upload completes.
+     */
+    clientIp: text('client_ip'),
   },
   (t) => [
+    index('transfers_anonymous_pending_idx')
+      .on(t.clientIp)
+      .where(sql`${t.status} = 'UPLOADING' AND ${t.clientIp} IS NOT NULL`),
     index('transfers_owner_idx').on(t.ownerId, t.createdAt),
     index('transfers_expires_idx').on(t.expiresAt),
     index('transfers_to_expire_idx').on(t.expiresAt).where(sql`${t.expiredAt} IS NULL`),

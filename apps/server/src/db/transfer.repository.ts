@@ -3,6 +3,7 @@ import {
   type DownloadRecord,
   type NewTransferEvent,
   type NewTransferRecord,
+  PendingUploadsExceeded,
   StorageQuotaExceeded,
   type TransferFileRecord,
   type TransferRecord,
@@ -28,6 +29,7 @@ export class PgTransferRepository implements TransferRepository {
     events: NewTransferEvent[],
     recipients: Array<{ email: string; secretHash: string }> = [],
     quota?: { teamId: string; maxBytes: number },
+    anonymous?: { clientIp: string; maxPendingBytes: number },
   ): Promise<void> {
     await this.db.transaction(async (tx) => {
       if (quota) {
@@ -36,7 +38,18 @@ export class PgTransferRepository implements TransferRepository {
         const used = await new PgTransferRepository(tx as unknown as Database).storageUsed(quota.teamId);
         if (used + transfer.totalSize > quota.maxBytes) throw new StorageQuotaExceeded(used, quota.maxBytes);
       }
-      await tx.insert(transfers).values(transfer);
+      if (anonymous) {
+        // Likewise one anonymous creation per client address at a time, whichever instance takes it.
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`pending:${anonymous.clientIp}`}))`);
+        const [row] = await tx
+          .select({ pending: sql<string>`coalesce(sum(${transfers.totalSize}), 0)` })
+          .from(transfers)
+          .where(and(eq(transfers.clientIp, anonymous.clientIp), eq(transfers.status, 'UPLOADING')));
+        const pending = Number(row?.pending ?? 0);
+        if (pending + transfer.totalSize > anonymous.maxPendingBytes)
+          throw new PendingUploadsExceeded(pending, anonymous.maxPendingBytes);
+      }
+      await tx.insert(transfers).values({ ...transfer, clientIp: anonymous?.clientIp ?? null });
       // Large transfers hold thousands of files: insert in slices below PostgreSQL's parameter limit.
       for (let i = 0; i < files.length; i += 1000)
         await tx.insert(transferFiles).values(files.slice(i, i + 1000));
@@ -110,7 +123,8 @@ export class PgTransferRepository implements TransferRepository {
     return this.db.transaction(async (tx) => {
       const rows = await tx
         .update(transfers)
-        .set({ status: 'ENABLED', updatedAt: new Date() })
+        // The creating client's address served the cap on unfinished uploads only: not kept beyond it.
+        .set({ status: 'ENABLED', updatedAt: new Date(), clientIp: null })
         .where(and(eq(transfers.id, transferId), eq(transfers.status, 'UPLOADING')))
         .returning({ id: transfers.id });
       if (rows.length !== 1) return false;
@@ -200,11 +214,17 @@ export class PgTransferRepository implements TransferRepository {
     });
   }
 
-  async unfinishedBefore(before: Date, limit: number): Promise<TransferRecord[]> {
+  async unfinishedBefore(before: Date, limit: number, anonymousOnly = false): Promise<TransferRecord[]> {
     const rows = await this.db
       .select()
       .from(transfers)
-      .where(and(eq(transfers.status, 'UPLOADING'), lt(transfers.createdAt, before)))
+      .where(
+        and(
+          eq(transfers.status, 'UPLOADING'),
+          lt(transfers.createdAt, before),
+          anonymousOnly ? isNull(transfers.ownerId) : undefined,
+        ),
+      )
       .orderBy(asc(transfers.createdAt))
       .limit(limit);
     return rows as TransferRecord[];

@@ -288,6 +288,27 @@ describe('contact groups', () => {
 });
 
 describe('import', () => {
+  it('keeps answering other requests while it reads a hostile CSV, and still reads it right', async () => {
+    // 400 000 lines of bare separators between two real ones: seconds of parsing, done in slices.
+    const csv = `name,email\nAnn,ann@example.com\n${',\n'.repeat(400_000)}Bob,bob@example.com\n`;
+    expect(Buffer.byteLength(csv)).toBeLessThanOrEqual(MAX_CONTACT_IMPORT_BYTES);
+    let done = false;
+    const importing = rawImport(ann, csv, 'text/csv').finally(() => {
+      done = true;
+    });
+    // Health checks one after another for as long as the import runs: each is answered in between.
+    let answered = 0;
+    while (!done) {
+      expect((await api(ferry.baseUrl, '/api/health')).status).toBe(200);
+      if (!done) answered++;
+    }
+    const result = (await importing).body as ContactImportResult;
+    expect(result).toMatchObject({ format: 'csv', added: 2, skipped: 0, skippedLines: [] });
+    expect(emailsOf(await listOf(ann))).toEqual(['ann@example.com', 'bob@example.com']);
+    // Blocked, the loop would answer none during the parse, only the few during the database work after it.
+    expect(answered).toBeGreaterThanOrEqual(25);
+  });
+
   it('reads an awkward CSV: byte-order mark, semicolons, quotes, line breaks, bad and repeated lines', async () => {
     await addContact(ann, { email: 'known@example.com', name: 'Kept Name' });
     await addContact(ann, { email: 'nameless@example.com' });

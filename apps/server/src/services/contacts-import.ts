@@ -6,7 +6,7 @@ import {
   type ContactImportSkippedLine,
   Email,
 } from '@ferry/core';
-import { parse } from 'csv-parse/sync';
+import { type Info, parse } from 'csv-parse';
 
 /** One address read from an import file, with what the file says about its owner. */
 export interface ImportedContact {
@@ -37,10 +37,30 @@ export function detectContactFormat(content: string): ContactImportFormat {
   return /^\uFEFF?\s*BEGIN:VCARD/i.test(content) ? 'vcard' : 'csv';
 }
 
-/** Reads a CSV or vCard file; `format` absent: detected from the text. */
-export function parseContactFile(content: string, format?: ContactImportFormat): ParsedContacts {
+/**
+ * Reads a CSV or vCard file; `format` absent: detected from the text. The work is done in slices of a few
+ * milliseconds with a turn of the event loop between them: a hostile file (2 MB of separators takes seconds to
+ * read) delays other requests by a slice, not by the whole parse.
+ */
+export function parseContactFile(content: string, format?: ContactImportFormat): Promise<ParsedContacts> {
   const chosen = format ?? detectContactFormat(content);
   return chosen === 'vcard' ? parseVCards(content) : parseContactsCsv(content);
+}
+
+/** How long one slice of parsing may hold the event loop before it gives other work a turn. */
+const SLICE_MS = 8;
+/** Bytes given to the CSV parser at a time (a slice is one or more of them). */
+const CSV_CHUNK = 4096;
+
+/** Gives the event loop a turn whenever a slice's time is used up; call it between small pieces of work. */
+class Slices {
+  private started = performance.now();
+
+  async next(): Promise<void> {
+    if (performance.now() - this.started < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.started = performance.now();
+  }
 }
 
 /**
@@ -160,7 +180,9 @@ function headerKey(cell: string): string {
 
 /** The separator the first line uses most, outside quotes: comma, semicolon or tab (comma on a tie). */
 function detectDelimiter(content: string): string {
-  const firstLine = content.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/, 1)[0] ?? '';
+  // A record is at most 64 KiB (max_record_size): a longer first line is not read further.
+  const head = content.slice(0, 65_536);
+  const firstLine = head.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/, 1)[0] ?? '';
   const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0 };
   let quoted = false;
   for (const ch of firstLine) {
@@ -183,12 +205,13 @@ function startLine(endLine: number, raw: string): number {
  * gives two contacts). Without such a header, each line's cells that hold an "@" are its addresses and its first
  * other cell the name.
  */
-export function parseContactsCsv(content: string): ParsedContacts {
+export async function parseContactsCsv(content: string): Promise<ParsedContacts> {
   const out = new Collector('csv');
+  const slices = new Slices();
   const records: Array<{ line: number; cells: string[] }> = [];
   // One kind of line break (a quoted one too), so that line numbers count as an editor does.
   const text = content.replace(/\r\n?/g, '\n');
-  const rows = parse(text, {
+  const parser = parse({
     delimiter: detectDelimiter(text),
     bom: true,
     relax_column_count: true,
@@ -208,18 +231,32 @@ export function parseContactsCsv(content: string): ParsedContacts {
       );
       return undefined;
     },
-  }) as unknown as Array<{ record: string[]; raw: string; info: { lines: number } }>;
-  for (const row of rows) {
+  });
+  // Records come out as each chunk is parsed (the 'data' listener keeps the stream flowing).
+  parser.on('data', (row: { record: string[]; raw: string; info: Info & { lines: number } }) => {
     const cells = row.record.map((cell) => cell.trim());
-    if (cells.every((cell) => cell === '')) continue;
+    if (cells.every((cell) => cell === '')) return;
     records.push({ line: startLine(row.info.lines, row.raw), cells });
+  });
+  const ended = new Promise<void>((resolve, reject) => {
+    parser.on('end', resolve);
+    parser.on('error', reject);
+  });
+  // Bytes, as a file stream gives them: the parser joins a character split between two chunks.
+  const bytes = Buffer.from(text, 'utf8');
+  for (let i = 0; i < bytes.length; i += CSV_CHUNK) {
+    parser.write(bytes.subarray(i, i + CSV_CHUNK));
+    await slices.next();
   }
+  parser.end();
+  await ended;
   const first = records[0];
   const roles = first?.cells.map((cell) => HEADER_ROLES[headerKey(cell)] ?? null) ?? [];
-  if (first && roles.includes('email')) {
-    for (const { line, cells } of records.slice(1)) readHeaderRow(out, line, cells, roles);
-  } else {
-    for (const { line, cells } of records) readBareRow(out, line, cells);
+  const header = first !== undefined && roles.includes('email');
+  for (const { line, cells } of header ? records.slice(1) : records) {
+    if (header) readHeaderRow(out, line, cells, roles);
+    else readBareRow(out, line, cells);
+    await slices.next();
   }
   return out.result();
 }
@@ -336,11 +373,12 @@ function components(value: string): string[] {
 }
 
 /** Physical lines joined back into logical ones (RFC 6350 §3.2 folding; vCard 2.1 quoted-printable soft breaks). */
-function logicalLines(content: string): Array<{ line: number; text: string }> {
+async function logicalLines(content: string, slices: Slices): Promise<Array<{ line: number; text: string }>> {
   const physical = content.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   // Pieces are joined once at the end: growing one string and reading its end each time is quadratic.
   const out: Array<{ line: number; parts: string[]; quotedPrintable: boolean; tail: string }> = [];
   for (let i = 0; i < physical.length; i++) {
+    await slices.next();
     const text = physical[i]!;
     const last = out.at(-1);
     if (last && (text.startsWith(' ') || text.startsWith('\t'))) {
@@ -373,11 +411,13 @@ interface Card {
  * addresses gives two contacts), its FN (else the given and family names of N), ORG and NOTE. Folded lines are
  * unfolded and text escapes read. A card without EMAIL is skipped as `missing_email`, at its BEGIN:VCARD line.
  */
-export function parseVCards(content: string): ParsedContacts {
+export async function parseVCards(content: string): Promise<ParsedContacts> {
   const out = new Collector('vcard');
+  const slices = new Slices();
   const cards: Card[] = [];
   let card: Card | null = null;
-  for (const { line, text } of logicalLines(content)) {
+  for (const { line, text } of await logicalLines(content, slices)) {
+    await slices.next();
     if (/^BEGIN:VCARD\s*$/i.test(text)) {
       card = { line, properties: [] };
       cards.push(card);
@@ -392,6 +432,7 @@ export function parseVCards(content: string): ParsedContacts {
     return out.result();
   }
   for (const { line, properties } of cards) {
+    await slices.next();
     const read = (p: VProperty) =>
       isQuotedPrintable(p.params) ? decodeQuotedPrintable(p.value, p.params.get('CHARSET')?.[0]) : p.value;
     const first = (name: string) => properties.find((p) => p.name === name);

@@ -228,7 +228,7 @@ export class ContactsService {
         `The file is too large: ${formatSize(MAX_CONTACT_IMPORT_BYTES)} at most.`,
         { details: { max: MAX_CONTACT_IMPORT_BYTES } },
       );
-    const parsed = parseContactFile(request.content, request.format);
+    const parsed = await parseContactFile(request.content, request.format);
     const result = await this.repo.import(
       userId,
       parsed.contacts.map((c) => ({ ...c, id: newContactId() })),

@@ -49,6 +49,16 @@ export class StorageQuotaExceeded extends Error {
   }
 }
 
+/** An anonymous creation would take its client address past the cap on declared but unfinished bytes. */
+export class PendingUploadsExceeded extends Error {
+  constructor(
+    readonly pending: number,
+    readonly max: number,
+  ) {
+    super(`pending uploads exceeded: ${pending} of ${max} declared bytes unfinished`);
+  }
+}
+
 /** What a new transfer row holds; the rest (counters, timestamps of later steps) starts empty. */
 export type NewTransferRecord = Omit<
   TransferRecord,
@@ -119,6 +129,11 @@ export interface TransferRepository {
     recipients?: Array<{ email: string; secretHash: string }>,
     /** Checked and inserted under a per-team lock (a team is its manager's uid): racing creations never pass the limit together. */
     quota?: { teamId: string; maxBytes: number },
+    /**
+     * An anonymous creation: its client address is kept while the upload is unfinished, and the bytes its
+     * unfinished transfers declare are checked against `maxPendingBytes` under a per-address lock (every instance).
+     */
+    anonymous?: { clientIp: string; maxPendingBytes: number },
   ): Promise<void>;
   find(id: string): Promise<TransferRecord | null>;
   files(transferId: string): Promise<TransferFileRecord[]>;
@@ -153,8 +168,11 @@ export interface TransferRepository {
    * bound to that transaction; other lockers of the same transfer wait.
    */
   withTransferLock<T>(transferId: string, work: (repo: TransferRepository) => Promise<T>): Promise<T>;
-  /** Transfers still UPLOADING that were created before `before` (abandoned uploads), oldest first. */
-  unfinishedBefore(before: Date, limit: number): Promise<TransferRecord[]>;
+  /**
+   * Transfers still UPLOADING that were created before `before` (abandoned uploads), oldest first; with
+   * `anonymousOnly`, only those without an owner.
+   */
+  unfinishedBefore(before: Date, limit: number, anonymousOnly?: boolean): Promise<TransferRecord[]>;
   /** Deletes a transfer with its files and events; false when it was gone or no longer UPLOADING. */
   deleteUnfinished(transferId: string): Promise<boolean>;
 }

@@ -27,6 +27,8 @@ import { NotificationService } from './notification.service.js';
 import {
   type NewTransferEvent,
   type PasswordHasher,
+  PendingUploadsExceeded,
+  type RateLimiter,
   StorageQuotaExceeded,
   type TransferFileRecord,
   type TransferRecord,
@@ -87,6 +89,14 @@ export interface AddedFileUploads {
   ): Promise<boolean>;
 }
 
+/** Anonymous transfer creation, per client address (config `anonymous`). */
+export interface AnonymousLimits {
+  limiter: RateLimiter;
+  transfersPerWindow: number;
+  windowSeconds: number;
+  maxPendingBytes: number;
+}
+
 const UPLOAD_ID = /^([A-Za-z0-9]{16})-([A-Za-z0-9]{6})$/;
 
 export class TransferService {
@@ -103,6 +113,13 @@ export class TransferService {
     private readonly addedFiles: AddedFileUploads | null = null,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  private anonymousLimits: AnonymousLimits | null = null;
+
+  /** Holds anonymous creation to a rate and a cap on unfinished declared bytes, per client address. */
+  limitAnonymous(limits: AnonymousLimits): void {
+    this.anonymousLimits = limits;
+  }
 
   async create(
     input: TransferCreateRequest,
@@ -177,6 +194,7 @@ export class TransferService {
       throw new AppError('LIMIT_EXCEEDED', 'The transfer exceeds the limits of your plan.', {
         limitErrors: broken,
       });
+    const anonymous = await this.checkAnonymousRate(actor);
 
     const senderVerification =
       !senderEmail ||
@@ -244,8 +262,19 @@ export class TransferService {
           secretHash: NotificationService.secretHash(this.notifications.recipientSecret(id, email)),
         })),
         actor.userId ? { teamId: actor.teamId ?? actor.userId, maxBytes: limits.storageGB * GB } : undefined,
+        anonymous,
       );
     } catch (error) {
+      if (error instanceof PendingUploadsExceeded)
+        throw new AppError(
+          'LIMIT_EXCEEDED',
+          'Too many unfinished uploads from your address: finish one, or sign in to send more.',
+          {
+            limitErrors: [
+              { limit: 'anonymousPendingBytes', max: error.max, actual: error.pending + totalSize },
+            ],
+          },
+        );
       if (!(error instanceof StorageQuotaExceeded)) throw error;
       throw new AppError(
         'LIMIT_EXCEEDED',
@@ -273,6 +302,27 @@ export class TransferService {
       files: files.map((f) => toFile({ ...f, createdAt: now })),
       senderVerification,
     };
+  }
+
+  /**
+   * An anonymous creation counts against its client's rate (429 past it, before anything is stored) and gives
+   * the cap on its unfinished declared bytes, which the repository checks with the insert.
+   */
+  private async checkAnonymousRate(
+    actor: Actor,
+  ): Promise<{ clientIp: string; maxPendingBytes: number } | undefined> {
+    const limits = this.anonymousLimits;
+    if (actor.userId || !actor.ip || !limits) return undefined;
+    const hit = await limits.limiter.hit(
+      `anon-create:${actor.ip}`,
+      limits.transfersPerWindow,
+      limits.windowSeconds,
+    );
+    if (!hit.allowed)
+      throw new AppError('RATE_LIMITED', 'Too many transfers from your address; wait a while or sign in.', {
+        retryAfterSeconds: hit.retryAfterSeconds,
+      });
+    return { clientIp: actor.ip, maxPendingBytes: limits.maxPendingBytes };
   }
 
   /** The sender's 6-digit code: when right, the transfer goes out (once uploaded). */

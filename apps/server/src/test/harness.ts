@@ -51,6 +51,10 @@ export async function startTestFerry(
     LOG_LEVEL: 'warn',
     WEB_DIST: path.join(dataDir, 'no-web'),
     PORT: '0',
+    // Every test creates its anonymous transfers from 127.0.0.1: the per-address limits would stop the suites.
+    // The tests of those limits set their own.
+    ANONYMOUS_TRANSFERS_PER_WINDOW: '1000000',
+    ANONYMOUS_PENDING_UPLOAD_GB: '1000000',
     ...options.env,
   });
   const ferry = await createFerry(config, pino({ level: 'warn' }));

@@ -178,6 +178,7 @@ const BYTE_LIMITS: ReadonlySet<LimitError['limit']> = new Set([
   'uploadSize',
   'storage',
   'downloadedBytes7Days',
+  'anonymousPendingBytes',
 ]);
 
 /** The part of an i18next instance that error messages need. */

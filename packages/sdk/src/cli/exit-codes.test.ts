@@ -81,6 +81,19 @@ describe('describeError', () => {
     expect(describeError(error)).toBe('Too many files. (files: 300 > max 250)');
   });
 
+  it('explains the cap on unfinished anonymous uploads in sizes, and how to get past it', () => {
+    const error = new FerryApiError({
+      kind: 'limit',
+      status: 400,
+      message: 'Too many unfinished uploads.',
+      codes: ['LIMIT_EXCEEDED'],
+      limitErrors: [{ limit: 'anonymousPendingBytes', max: 20e9, actual: 25e9 }],
+    });
+    expect(describeError(error)).toBe(
+      'too many unfinished anonymous uploads from this address (25.0 GB declared, at most 20.0 GB): finish or wait for them, or sign in with `ferry login`',
+    );
+  });
+
   it('names the server when it cannot be reached, on one line', () => {
     const error = new TypeError('fetch failed', {
       cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }),

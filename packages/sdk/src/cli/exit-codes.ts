@@ -1,3 +1,4 @@
+import { formatSize } from '@ferry/core';
 import { FerryApiError, FerryIntegrityError, FerryProtocolError } from '../errors.js';
 import { errorCodes, isNetworkError } from '../retry.js';
 import { UnsafePathError } from '../safe-path.js';
@@ -88,6 +89,9 @@ function describeApiError(error: FerryApiError): string {
     const known = CODE_MESSAGES[code];
     if (known) return known;
   }
+  const pending = error.limitErrors.find((l) => l.limit === 'anonymousPendingBytes');
+  if (pending)
+    return `too many unfinished anonymous uploads from this address (${formatSize(pending.actual)} declared, at most ${formatSize(pending.max)}): finish or wait for them, or sign in with \`ferry login\``;
   if (error.limitErrors.length > 0) {
     const limits = error.limitErrors.map((l) => `${l.limit}: ${l.actual} > max ${l.max}`).join(', ');
     return `${error.message} (${limits})`;

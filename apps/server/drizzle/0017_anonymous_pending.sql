@@ -1,0 +1,2 @@
+ALTER TABLE "transfers" ADD COLUMN "client_ip" text;--> statement-breakpoint
+CREATE INDEX "transfers_anonymous_pending_idx" ON "transfers" USING btree ("client_ip") WHERE "transfers"."status" = 'UPLOADING' AND "transfers"."client_ip" IS NOT NULL;

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, randomFile, sha256 } from '../test/flows.js';
+import { query, startTestFerry, type TestFerry } from '../test/harness.js';
+import { TusTestClient } from '../test/tus-client.js';
+
+/**
+ * Anonymous transfers, per client address: a creation rate (429 past it) and a cap on the bytes their unfinished
+ * uploads declare (400 LIMIT_EXCEEDED, limitErrors anonymousPendingBytes) that holds across instances, since it
+ * is counted in the database; their unfinished uploads are swept sooner than an account's.
+ */
+let a: TestFerry;
+let b: TestFerry;
+const CAP = 1000;
+
+beforeAll(async () => {
+  const env = {
+    ANONYMOUS_TRANSFERS_PER_WINDOW: '6',
+    ANONYMOUS_PENDING_UPLOAD_GB: String(CAP / 1e9),
+    UNFINISHED_UPLOAD_TTL_HOURS: '72',
+    ANONYMOUS_UNFINISHED_UPLOAD_TTL_HOURS: '6',
+  };
+  a = await startTestFerry({ env });
+  b = await startTestFerry({ env, databaseUrl: a.databaseUrl });
+});
+afterAll(async () => {
+  await b?.close();
+  await a?.close();
+});
+
+/** Creates an S2 transfer of one file of `size` declared bytes from client address `ip`. */
+async function create(ferry: TestFerry, ip: string, size: number) {
+  const res = await ferry.app.inject({
+    method: 'POST',
+    url: '/api/transfer/transfers',
+    payload: { type: 'S2', files: [{ name: 'big.bin', size }] },
+    remoteAddress: ip,
+  });
+  return { status: res.statusCode, retryAfter: Number(res.headers['retry-after']), body: res.json() };
+}
+
+describe('anonymous transfer creation', () => {
+  it('caps the declared bytes of a client’s unfinished uploads; finishing one frees its share', async () => {
+    const ip = '198.51.100.10';
+    const first = await create(a, ip, 600);
+    expect(first.status).toBe(201);
+    const over = await create(b, ip, 600);
+    expect(over.status).toBe(400);
+    expect(over.body.codes).toEqual(['LIMIT_EXCEEDED']);
+    expect(over.body.limitErrors).toEqual([{ limit: 'anonymousPendingBytes', max: CAP, actual: 1200 }]);
+    // Within the cap still, and another address has its own.
+    expect((await create(a, ip, 400)).status).toBe(201);
+    expect((await create(b, '198.51.100.11', 1000)).status).toBe(201);
+
+    // The first upload finished: its bytes no longer count, and its address is not kept.
+    const data = randomFile(600);
+    const t = first.body;
+    await new TusTestClient(a.baseUrl, t.uploadToken).upload(t.transferId, t.files[0].id, data);
+    const done = await api(a.baseUrl, `/api/transfer/transfers/${t.transferId}/complete`, {
+      method: 'POST',
+      headers: { 'x-upload-token': t.uploadToken },
+      json: { files: [{ id: t.files[0].id, sha256: sha256(data) }] },
+    });
+    expect(done.status).toBe(200);
+    expect((await create(b, ip, 600)).status).toBe(201);
+    const [row] = await query<{ client_ip: string | null }>(
+      a,
+      'SELECT client_ip FROM transfers WHERE id = $1',
+      [t.transferId],
+    );
+    expect(row!.client_ip).toBeNull();
+  });
+
+  it('holds the cap when creations race on two instances', async () => {
+    const ip = '198.51.100.20';
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => create(i % 2 ? b : a, ip, 400)));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(2);
+    expect(results.filter((r) => r.status === 400)).toHaveLength(4);
+    const [sum] = await query<{ n: string }>(
+      a,
+      `SELECT coalesce(sum(total_size), 0) AS n FROM transfers WHERE client_ip = $1 AND status = 'UPLOADING'`,
+      [ip],
+    );
+    expect(Number(sum!.n)).toBe(800);
+  });
+
+  it('refuses creations past the rate with 429 and Retry-After', async () => {
+    const ip = '198.51.100.30';
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await create(a, ip, 1)).status);
+    expect(statuses).toEqual(Array(6).fill(201));
+    const limited = await create(a, ip, 1);
+    expect(limited.status).toBe(429);
+    expect(limited.body.codes).toEqual(['RATE_LIMITED']);
+    expect(limited.retryAfter).toBeGreaterThan(0);
+    expect(limited.retryAfter).toBeLessThanOrEqual(3600);
+    expect((await create(a, '198.51.100.31', 1)).status).toBe(201);
+  });
+
+  it('sweeps an anonymous unfinished upload sooner than an account’s', async () => {
+    const anonymous = await create(a, '198.51.100.40', 10);
+    const fresh = await create(a, '198.51.100.41', 10);
+    const old = await create(a, '198.51.100.42', 10);
+    await query(a, `UPDATE transfers SET created_at = now() - interval '7 hours' WHERE id = $1`, [
+      anonymous.body.transferId,
+    ]);
+    await query(
+      a,
+      `UPDATE transfers SET created_at = now() - interval '7 hours', owner_id = 'someone' WHERE id = $1`,
+      [old.body.transferId],
+    );
+    await a.cleanup.sweepUnfinished();
+    const left = await query<{ id: string }>(a, 'SELECT id FROM transfers WHERE id = ANY($1)', [
+      [anonymous.body.transferId, fresh.body.transferId, old.body.transferId],
+    ]);
+    expect(left.map((r) => r.id).sort()).toEqual([fresh.body.transferId, old.body.transferId].sort());
+  });
+});
