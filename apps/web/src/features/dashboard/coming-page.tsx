@@ -2,12 +2,33 @@ import { dashboardMenu, normalizeMenuPath } from '@ferry/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { PRODUCT_NAME } from '../../lib/config';
+import { DASHBOARD_ELSEWHERE } from './dashboard-pages';
 
 /** Every dashboard route of spec §2 that the menu names, whatever the plan. */
 const TEAM_MENU = dashboardMenu({ planType: 'TEAM', managerId: null });
 const SPEC_PATHS: ReadonlySet<string> = new Set(
   [...TEAM_MENU.main, ...TEAM_MENU.admin].map((item) => item.path),
 );
+
+/** `/dashboard/admin/api`: personal API tokens are managed under Account → Integrations; say so and lead there. */
+function ApiElsewhere({ to }: { to: string }) {
+  const { t } = useTranslation();
+  const title = t('account:dashboard.menu_api');
+  return (
+    <section className="panel dashboard-card" aria-labelledby="api-title" data-testid="page-dashboard-api">
+      <title>{`${title} · ${PRODUCT_NAME}`}</title>
+      <h1 id="api-title" className="panel-title">
+        {title}
+      </h1>
+      <p className="muted">{t('account:dashboard.api_elsewhere')}</p>
+      <p>
+        <Link to={to} className="button button-primary" data-testid="api-integrations-link">
+          {t('account:nav_integrations')}
+        </Link>
+      </p>
+    </section>
+  );
+}
 
 /**
  * `/dashboard/*` without a page: a spec route that is not built yet says so; any other path is not found.
@@ -17,6 +38,7 @@ export function ComingPage() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const path = normalizeMenuPath(pathname);
+  if (DASHBOARD_ELSEWHERE[path]) return <ApiElsewhere to={DASHBOARD_ELSEWHERE[path]} />;
   const known = SPEC_PATHS.has(path) || path.startsWith('/dashboard/admin/inboxes/');
   const title = known ? t('account:dashboard.coming_title') : t('common:not_found_title');
   return (
