@@ -20,7 +20,7 @@ import {
 } from './send-options.js';
 import { SenderTokenStore } from './sender-tokens.js';
 import { verifySenderAddress } from './verify.js';
-import { collectFiles, type LocalFile } from './walk.js';
+import { collectFiles, emptyFileWarnings, type LocalFile } from './walk.js';
 
 /** Options of `ferry send`. */
 export interface SendOptions extends EmailOptions {
@@ -87,6 +87,7 @@ class SendRun {
     const { files, skipped } = await collectFiles(paths);
     for (const s of skipped) this.ui.warn(`ferry: skipping ${s.path}: ${s.reason}`);
     if (files.length === 0) throw new CliError('nothing to send: no file is left after skipping');
+    for (const line of emptyFileWarnings(files)) this.ui.warn(line);
     // Signed in: make sure the session still holds before anything is created (an ended one is exit 2).
     const account = signedIn ? await currentAccount(this.client, this.client.server) : null;
     if (account && !this.options.quiet)

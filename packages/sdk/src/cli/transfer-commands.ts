@@ -19,7 +19,7 @@ import {
   parseTransferRef,
   type TransferRef,
 } from './transfer-input.js';
-import { collectFiles } from './walk.js';
+import { collectFiles, emptyFileWarnings } from './walk.js';
 
 /** `ferry transfer show|rename|expire|disable|enable|delete|clone|add ID …`: one transfer of the signed-in user. */
 
@@ -246,6 +246,7 @@ export async function runAdd(
   const { files, skipped } = await collectFiles(paths);
   for (const s of skipped) run.say(`ferry: skipping ${s.path}: ${s.reason}`);
   if (files.length === 0) throw new CliError('nothing to add: no file is left after skipping');
+  for (const line of emptyFileWarnings(files)) run.say(line);
   const detail = await run.call(async (client, transferId) => {
     const added = await client.addFiles(
       transferId,

@@ -10,7 +10,7 @@ import { JournalUploader, journalFiles } from './journal-upload.js';
 import { pool } from './pool.js';
 import { ProgressReporter } from './progress.js';
 import { localTimeZone } from './send-options.js';
-import { collectFiles, type LocalFile } from './walk.js';
+import { collectFiles, emptyFileWarnings, type LocalFile } from './walk.js';
 
 /** Options of `ferry upload-to`. */
 export interface UploadToOptions {
@@ -101,6 +101,7 @@ class UploadToRun {
     const { files, skipped } = await collectFiles(paths);
     for (const s of skipped) this.ui.warn(`ferry: skipping ${s.path}: ${s.reason}`);
     if (files.length === 0) throw new CliError('nothing to upload: no file is left after skipping');
+    for (const line of emptyFileWarnings(files)) this.ui.warn(line);
     await this.store.prune().catch(() => 0);
     // Another point (or another uploader identity) is another upload, even with the same files.
     const key = sendJournalKey(`${this.client.server} upload-to ${receiveTargetKey(this.target)}`, files);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CliError } from './exit-codes.js';
-import { collectFiles } from './walk.js';
+import { collectFiles, emptyFileWarnings } from './walk.js';
 
 let dir: string;
 
@@ -85,5 +85,19 @@ describe('collectFiles', () => {
   it('fails clearly on a missing path', async () => {
     await expect(collectFiles([path.join(dir, 'nope')])).rejects.toThrow(CliError);
     await expect(collectFiles([path.join(dir, 'nope')])).rejects.toThrow('no such file or directory');
+  });
+});
+
+describe('emptyFileWarnings', () => {
+  it('names each empty file, loose or inside a folder, and nothing else', async () => {
+    await mkdir(path.join(dir, 'album'));
+    await writeFile(path.join(dir, 'album', 'blank.txt'), '');
+    await writeFile(path.join(dir, 'album', 'photo.jpg'), 'x');
+    await writeFile(path.join(dir, 'empty.csv'), '');
+    const { files } = await collectFiles([path.join(dir, 'album'), path.join(dir, 'empty.csv')]);
+    expect(emptyFileWarnings(files)).toEqual([
+      'ferry: album/blank.txt is empty (0 bytes); it is sent empty (leave it out to drop it)',
+      'ferry: empty.csv is empty (0 bytes); it is sent empty (leave it out to drop it)',
+    ]);
   });
 });

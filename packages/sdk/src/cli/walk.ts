@@ -74,6 +74,19 @@ async function walkFolder(dir: string, prefix: string, files: LocalFile[], skipp
 }
 
 /**
+ * One warning per empty (0-byte) file, as the web app gives: it is sent all the same (one may be meant), but
+ * never without a word — an empty file is more often a placeholder or a failed export.
+ */
+export function emptyFileWarnings(files: readonly LocalFile[]): string[] {
+  return files
+    .filter((f) => f.size === 0)
+    .map(
+      (f) =>
+        `ferry: ${f.relativePath ?? f.name} is empty (0 bytes); it is sent empty (leave it out to drop it)`,
+    );
+}
+
+/**
  * Lists what `ferry send PATH...` sends, like a browser drop: a file as itself, a folder recursively with its own
  * name as the first segment of every relative path. Symbolic links inside folders are not followed (one named
  * on the command line is). Files that spec §5 rejects are skipped and reported; the rest are kept.

@@ -52,7 +52,7 @@ describe('account pages', () => {
       expect(byTestId(root, 'profile-email').textContent).toBe('ada@example.com');
       expect(byTestId(root, 'profile-plan').textContent).toBe('Free');
       expect(byTestId(root, 'profile-chosen-plan').textContent).toBe(
-        'Team (10 members), waiting for payment',
+        'Team (10 members), set by whoever runs this service (no online payment yet)',
       );
       const current = byTestId(root, 'account-nav-profile');
       expect(current.getAttribute('aria-current')).toBe('page');

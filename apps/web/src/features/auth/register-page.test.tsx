@@ -50,7 +50,7 @@ describe('register page', () => {
     });
     const root = await open('/register?type=PREMIUM&frequency=ANNUAL&trial=true');
     expect(byTestId(root, 'register-plan').textContent).toBe(
-      'You chose Premium (yearly, with a free trial). Create your account first; payment comes next.',
+      'You chose Premium (yearly, with a free trial). Paying online is not available yet: your account starts on the free plan, and whoever runs this service sets Premium for you.',
     );
     await typeInto(byTestId(root, 'register-email'), 'ada@example.com');
     await typeInto(byTestId(root, 'register-password'), 'correct horse battery staple');

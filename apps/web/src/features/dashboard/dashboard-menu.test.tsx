@@ -5,9 +5,10 @@ import { json, mockApi } from '../../test/api-mock';
 import { signedInState } from '../../test/fixtures';
 import { byTestId, click, type Rendered, render, settle } from '../../test/render';
 import { userProfile } from '../account/profile.fixture';
+import { ComingPage } from './coming-page';
 import { appHarness, type FakeScreen, fakeScreen } from './dashboard.fixture';
 import { DashboardLayout } from './dashboard-layout';
-import { DASHBOARD_PAGES } from './dashboard-pages';
+import { DASHBOARD_ELSEWHERE, DASHBOARD_PAGES } from './dashboard-pages';
 
 const routes = [
   {
@@ -15,6 +16,7 @@ const routes = [
     element: <DashboardLayout />,
     children: [
       { index: true, element: <p data-testid="page">overview</p> },
+      { path: 'admin/api', element: <ComingPage /> },
       { path: '*', element: <p data-testid="page">other</p> },
     ],
   },
@@ -68,9 +70,11 @@ describe('dashboard menu (spec §2, §6)', () => {
       'Contact groups',
       'CustomizationSoon',
       'Inboxes',
-      'APISoon',
+      'API',
     ]);
     expect(byTestId(root, 'menu-inboxes').getAttribute('href')).toBe('/dashboard/admin/inboxes');
+    // Personal API tokens work today, under Account → Integrations: "API" leads there, not to "Soon".
+    expect(byTestId(root, 'menu-api').getAttribute('href')).toBe('/account/integrations');
     expect(byTestId(root, 'menu-overview').getAttribute('aria-current')).toBe('page');
     expect(byTestId(root, 'menu-settings').getAttribute('href')).toBe('/dashboard/settings');
   });
@@ -79,7 +83,8 @@ describe('dashboard menu (spec §2, §6)', () => {
     const root = await open('/dashboard', { planType: 'TEAM' });
     const links = [...byTestId(root, 'dashboard-menu').querySelectorAll('a')];
     expect(links.length).toBeGreaterThan(0);
-    for (const link of links) expect(DASHBOARD_PAGES.has(link.getAttribute('href') ?? '')).toBe(true);
+    const targets = new Set([...DASHBOARD_PAGES, ...Object.values(DASHBOARD_ELSEWHERE)]);
+    for (const link of links) expect(targets.has(link.getAttribute('href') ?? '')).toBe(true);
     expect(byTestId(root, 'menu-transfers').getAttribute('href')).toBe('/dashboard/transfers');
     expect(byTestId(root, 'menu-address_book').getAttribute('href')).toBe('/dashboard/address-book');
     expect(byTestId(root, 'menu-customization').tagName).toBe('SPAN');
@@ -113,6 +118,8 @@ describe('dashboard menu (spec §2, §6)', () => {
     expect(expanded(root, 'admin')).toBe('true');
     expect(listOf(root, 'admin').textContent).toContain('API');
     expect(listOf(root, 'main').textContent).not.toContain('API');
+    expect(byTestId(root, 'page-dashboard-api').textContent).toContain('under Account → Integrations');
+    expect(byTestId(root, 'api-integrations-link').getAttribute('href')).toBe('/account/integrations');
   });
 
   it('keeps a free user’s customization in the main menu, expanded', async () => {

@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router';
 import { MOBILE_QUERY, useMediaQuery } from '../../components/slide-panel-media';
 import { useAuth } from '../auth/auth-context';
-import { hasDashboardPage } from './dashboard-pages';
+import { dashboardDestination } from './dashboard-pages';
 
 /** The label of each entry (literal keys, so that the locale check sees them). */
 const LABELS: Record<DashboardMenuItemId, string> = {
@@ -46,7 +46,8 @@ function expansionOf(section: DashboardMenuSection): Expansion {
 function MenuEntry({ item }: { item: DashboardMenuItem }) {
   const { t } = useTranslation();
   const label = t(LABELS[item.id]);
-  if (!hasDashboardPage(item.path)) {
+  const destination = dashboardDestination(item.path);
+  if (destination === null) {
     // Not built yet: named, never a dead link.
     return (
       <span className="dashboard-menu-item is-coming" data-testid={`menu-${item.id}`}>
@@ -57,7 +58,7 @@ function MenuEntry({ item }: { item: DashboardMenuItem }) {
   }
   return (
     <NavLink
-      to={item.path}
+      to={destination}
       end={item.path === '/dashboard'}
       className="dashboard-menu-item"
       data-testid={`menu-${item.id}`}

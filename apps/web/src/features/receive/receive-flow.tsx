@@ -10,7 +10,7 @@ import { browserTimeZone } from '../uploader/create-request';
 import { FileList } from '../uploader/file-list';
 import { FilePicker } from '../uploader/file-picker';
 import { ResumeBanner } from '../uploader/resume-banner';
-import { addFiles, removeFile, type SelectedFile } from '../uploader/selection';
+import { addFiles, removeFiles, type SelectedFile } from '../uploader/selection';
 import { usePreventStrayDrops, useSelectionNotices } from '../uploader/selection-notices';
 import { loadSender, saveSender } from '../uploader/sender-store';
 import { StepIndicator } from '../uploader/step-indicator';
@@ -232,7 +232,7 @@ export function ReceiveFlow({
             </p>
           )}
           <FilePicker onFiles={onFiles} compact={files.length > 0} />
-          <FileList files={files} onRemove={(k) => setFiles(removeFile(files, k))} />
+          <FileList files={files} onRemove={(keys) => setFiles(removeFiles(files, keys))} />
           <p className="field-hint" data-testid="receive-limits">
             {t('uploader:receive.limits', { count: point.maxFiles, size: formatSize(point.maxUploadBytes) })}
           </p>

@@ -115,6 +115,11 @@ export function removeFile(current: readonly SelectedFile[], key: string): Selec
   return current.filter((f) => f.key !== key);
 }
 
+export function removeFiles(current: readonly SelectedFile[], keys: readonly string[]): SelectedFile[] {
+  const gone = new Set(keys);
+  return current.filter((f) => !gone.has(f.key));
+}
+
 /** The folder part of a relative path ("photos/2024/a.jpg" → "photos/2024/"), or '' for a loose file. */
 export function folderOf(relativePath: string | null): string {
   if (!relativePath) return '';

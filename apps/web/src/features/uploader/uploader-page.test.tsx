@@ -57,6 +57,26 @@ describe('uploader page', () => {
     expect(byTestId<HTMLSelectElement>(root, 'transfer-expiry').options).toHaveLength(7);
   });
 
+  it('warns about empty files and lets the sender drop them', async () => {
+    view = await render(harness(<UploaderPage />, '/').ui);
+    const root = view.container;
+    expect(root.querySelector('[data-testid="empty-files-warning"]')).toBeNull();
+    await pick(byTestId(root, 'file-input'), [
+      new File([], 'placeholder.txt'),
+      new File(['abc'], 'notes.txt'),
+    ]);
+    expect(byTestId(root, 'empty-files-warning').textContent).toContain(
+      '“placeholder.txt” is empty (0 bytes): it will arrive empty.',
+    );
+    expect(byTestId(root, 'file-row-empty').textContent).toBe('empty');
+    await pick(byTestId(root, 'file-input'), [new File([], 'blank.csv')]);
+    expect(byTestId(root, 'empty-files-warning').textContent).toContain('2 files are empty (0 bytes)');
+    await click(byTestId(root, 'remove-empty-files'));
+    expect([...root.querySelectorAll('.file-row-base')].map((e) => e.textContent)).toEqual(['notes.txt']);
+    expect(root.querySelector('[data-testid="empty-files-warning"]')).toBeNull();
+    expect(byTestId(root, 'file-total').textContent).toBe('1 file · 3 B');
+  });
+
   it('refuses a message over 500 characters and remembers the sender', async () => {
     view = await render(harness(<UploaderPage />, '/#S2', '/').ui);
     const root = view.container;

@@ -16,7 +16,7 @@ import { FilePicker } from './file-picker';
 import { OptionsStep } from './options-step';
 import { ResumeBanner } from './resume-banner';
 import { clearPending } from './resume-store';
-import { addFiles, removeFile, selectionLimitsOf } from './selection';
+import { addFiles, removeFiles, selectionLimitsOf } from './selection';
 import { usePreventStrayDrops, useSelectionNotices } from './selection-notices';
 import { CodeEntry, SendStep } from './send-step';
 import { loadSender, loadVerificationToken, saveSender, saveVerificationToken } from './sender-store';
@@ -256,7 +256,7 @@ export function UploaderPage() {
             <FilePicker onFiles={onFiles} compact={state.files.length > 0} />
             <FileList
               files={state.files}
-              onRemove={(key) => dispatch({ type: 'setFiles', files: removeFile(state.files, key) })}
+              onRemove={(keys) => dispatch({ type: 'setFiles', files: removeFiles(state.files, keys) })}
             />
             {!resumable.state && (
               <div className="panel-actions">

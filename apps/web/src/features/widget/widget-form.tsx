@@ -207,7 +207,7 @@ export function WidgetForm(props: WidgetFormProps) {
         ) : (
           <FilePicker onFiles={props.onFiles} compact={props.files.length > 0} />
         )}
-        <FileList files={props.files} onRemove={props.onRemoveFile} />
+        <FileList files={props.files} onRemove={(keys) => keys.forEach(props.onRemoveFile)} />
         {props.notices.length > 0 && (
           <ul className="widget-notices" role="alert" data-testid="widget-notices">
             {props.notices.map((notice) => (

@@ -10,7 +10,7 @@ import { FileList } from '../../uploader/file-list';
 import { FilePicker } from '../../uploader/file-picker';
 import {
   addFiles as addToSelection,
-  removeFile,
+  removeFiles,
   type SelectedFile,
   totalSize,
 } from '../../uploader/selection';
@@ -141,7 +141,7 @@ export function TransferAddFiles({ transfer }: { transfer: TransferDetail }) {
               setSelected(result.files);
             }}
           />
-          <FileList files={selected} onRemove={(key) => setSelected(removeFile(selected, key))} />
+          <FileList files={selected} onRemove={(keys) => setSelected(removeFiles(selected, keys))} />
           {transfer.type === 'S1' && (
             <label className="checkbox" htmlFor={checkboxId}>
               <input
