@@ -82,7 +82,7 @@ export interface Ferry {
   metrics: Metrics;
   /**
    * Serves /metrics on METRICS_HOST:METRICS_PORT (nothing with METRICS_PORT=off); resolves with its URL, or null.
-   * Called after the app listens; close() stops it.
+   * Called before the app listens; close() stops it.
    */
   listenMetrics(): Promise<string | null>;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database and the data dir. */
@@ -482,9 +482,10 @@ async function run(): Promise<void> {
   let ferry: Ferry;
   try {
     ferry = await createFerry(config, logger);
-    await ferry.app.listen({ host: config.host, port: config.port });
+    // Metrics first: a taken metrics port stops the start before the app takes requests.
     const metricsUrl = await ferry.listenMetrics();
     if (metricsUrl) logger.info(`metrics at ${metricsUrl}`);
+    await ferry.app.listen({ host: config.host, port: config.port });
   } catch (error) {
     logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed');
     process.exit(1);
