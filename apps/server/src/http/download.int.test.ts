@@ -168,6 +168,43 @@ describe('downloading', () => {
     expect(rows[0]!.download_count).toBe(2);
   });
 
+  it('never hands out a file or the ZIP as a preview, and counts nothing for one', async () => {
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'a.pdf', data: randomFile(100) }], {
+      maxDownloads: 1,
+      forceEmailWhenDownloadS2: true,
+    });
+    for (const extra of [`&fileId=${t.files[0]!.id}&preview=true`, '&preview=true']) {
+      const preview = await link(t.transferId, extra);
+      expect(preview.status).toBe(404);
+      expect(preview.body).toMatchObject({ status: 404, codes: ['PREVIEW_NOT_AVAILABLE'] });
+      expect(preview.body.url).toBeUndefined();
+    }
+    const rows = await query<{ download_count: number; logged: number }>(
+      ferry,
+      `SELECT download_count, (SELECT count(*)::int FROM downloads WHERE transfer_id = $1) AS logged
+         FROM transfers WHERE id = $1`,
+      [t.transferId],
+    );
+    expect(rows[0]).toEqual({ download_count: 0, logged: 0 });
+    const download = await link(t.transferId, '&downloaderEmail=ann%40example.com');
+    expect(download.status).toBe(200);
+  });
+
+  it('counts nothing for a HEAD on the link call', async () => {
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'a.txt', data: randomFile(10) }], {
+      maxDownloads: 1,
+    });
+    const url = `${ferry.baseUrl}/api/transfer/downloads/link?transferId=${t.transferId}`;
+    for (let i = 0; i < 3; i++) expect((await fetch(url, { method: 'HEAD' })).status).toBe(405);
+    const rows = await query<{ download_count: number }>(
+      ferry,
+      'SELECT download_count FROM transfers WHERE id = $1',
+      [t.transferId],
+    );
+    expect(rows[0]!.download_count).toBe(0);
+    expect((await link(t.transferId)).status).toBe(200);
+  });
+
   it('answers unknown transfers with 404 and expired ones with 410, also for links handed out before', async () => {
     const unknown = await link('AAAAAAAAAAAAAAAA');
     expect(unknown.status).toBe(404);

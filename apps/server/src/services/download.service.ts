@@ -143,32 +143,34 @@ export class DownloadService {
       file = await this.repo.file(transfer.id, query.fileId);
       if (!file?.uploadedAt) throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
     }
-    const size = file ? file.size : buildZipLayout(zipEntries(await this.repo.files(transfer.id))).totalSize;
     if (query.preview) {
       if (!transfer.allowPreview)
         throw new AppError('FORBIDDEN', 'Previews are turned off for this transfer.');
-    } else {
-      await this.checkDownloadAllowance(transfer, size);
-      if (emailRequired(transfer) && !recipient && !query.downloaderEmail)
-        throw new AppError('DOWNLOADER_EMAIL_REQUIRED', 'Give your e-mail address to download these files.');
-      const confirm = this.notifications.wantsConfirmation(transfer);
-      const downloadId = await this.repo.consumeDownload(transfer.id, {
-        fileId: file?.id ?? null,
-        kind: file ? 'file' : 'zip',
-        downloaderEmail: query.downloaderEmail,
-        // The recipient, not their link's secret, is what is kept.
-        recipientId: recipient?.id,
-        bytes: size,
-        confirmation: confirm ? 'pending' : undefined,
-        browserCode: query.browserCode,
-        orderId: query.orderId,
-        ip: ctx.ip,
-        userAgent: ctx.userAgent,
-      });
-      if (downloadId === null)
-        throw new AppError('TOO_MANY_DOWNLOADS', 'This transfer has reached its download limit.');
-      if (confirm) await this.notifications.downloaded(transfer.id, downloadId, query.browserCode);
+      // A preview is a rendition made for viewing, counted as a preview; none are made yet. Never the file's own
+      // bytes or the ZIP: those are a download, with its count, its limits and its log.
+      throw new AppError('PREVIEW_NOT_AVAILABLE', 'No preview is available for this file.');
     }
+    const size = file ? file.size : buildZipLayout(zipEntries(await this.repo.files(transfer.id))).totalSize;
+    await this.checkDownloadAllowance(transfer, size);
+    if (emailRequired(transfer) && !recipient && !query.downloaderEmail)
+      throw new AppError('DOWNLOADER_EMAIL_REQUIRED', 'Give your e-mail address to download these files.');
+    const confirm = this.notifications.wantsConfirmation(transfer);
+    const downloadId = await this.repo.consumeDownload(transfer.id, {
+      fileId: file?.id ?? null,
+      kind: file ? 'file' : 'zip',
+      downloaderEmail: query.downloaderEmail,
+      // The recipient, not their link's secret, is what is kept.
+      recipientId: recipient?.id,
+      bytes: size,
+      confirmation: confirm ? 'pending' : undefined,
+      browserCode: query.browserCode,
+      orderId: query.orderId,
+      ip: ctx.ip,
+      userAgent: ctx.userAgent,
+    });
+    if (downloadId === null)
+      throw new AppError('TOO_MANY_DOWNLOADS', 'This transfer has reached its download limit.');
+    if (confirm) await this.notifications.downloaded(transfer.id, downloadId, query.browserCode);
     const expiresAt = Math.min(
       this.now().getTime() + this.linkTtlSeconds * 1000,
       transfer.expiresAt.getTime(),
