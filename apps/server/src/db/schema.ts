@@ -61,6 +61,11 @@ export const transfers = pgTable(
     expiredAt: ts('expired_at'),
     /** The transfer this one is a clone of (the dashboard's "clone"): its files are copied from there. */
     clonedFrom: text('cloned_from'),
+    /**
+     * Written into every signed download URL; raised when a recipient is removed, the password changed or the
+     * transfer disabled or deleted, so every URL handed out before stops working.
+     */
+    accessEpoch: integer('access_epoch').notNull().default(0),
   },
   (t) => [
     index('transfers_owner_idx').on(t.ownerId, t.createdAt),

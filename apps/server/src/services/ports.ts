@@ -37,6 +37,8 @@ export interface TransferRecord {
   origin: string | null;
   expiredAt: Date | null;
   storageRegion: string | null;
+  /** Raised whenever access is taken away (recipient removed, password changed, disabled): older URLs die. */
+  accessEpoch: number;
 }
 
 /** Creating a transfer would take its owner past their storage limit. */
@@ -52,7 +54,7 @@ export class StorageQuotaExceeded extends Error {
 /** What a new transfer row holds; the rest (counters, timestamps of later steps) starts empty. */
 export type NewTransferRecord = Omit<
   TransferRecord,
-  'downloadCount' | 'createdAt' | 'sentAt' | 'remindedFor' | 'expiredAt'
+  'downloadCount' | 'createdAt' | 'sentAt' | 'remindedFor' | 'expiredAt' | 'accessEpoch'
 >;
 
 export interface RecipientRecord {

@@ -1,0 +1,1 @@
+ALTER TABLE "transfers" ADD COLUMN "access_epoch" integer DEFAULT 0 NOT NULL;
