@@ -159,7 +159,8 @@ describe('GET /api/transfer/transfers', () => {
       status: 'ENABLED',
       statusLabel: 'enabled',
       name: 'Holiday photos',
-      link: `${ferry.baseUrl}/dl/${b.transferId}`,
+      // The sender's own link: an S1 transfer opens with a secret only.
+      link: b.link,
       expired: false,
       totalSize: 1005,
       fileCount: 2,
