@@ -229,8 +229,8 @@ describe('ferry login / whoami / logout against the built server', () => {
     expect(sent.stderr).toContain('ferry:   bob@example.com: sent\n');
     expect(sent.stderr).not.toContain('code');
     const link = lines(sent.stdout)[0]!;
-    expect(link).toMatch(new RegExp(`^${server.url}/dl/[A-Za-z0-9]{16}$`));
-    const transferId = link.slice(-16);
+    expect(link).toMatch(new RegExp(`^${server.url}/dl/[A-Za-z0-9]{16}\\?userSecret=[A-Za-z0-9_-]+$`));
+    const transferId = new URL(link).pathname.slice(-16);
     expect(await transferRow(transferId)).toEqual({
       owner_id: uid,
       sender_email: ann,
@@ -389,7 +389,7 @@ describe('ferry login / whoami / logout against the built server', () => {
       'token-state',
     );
     expect(sent.code, describeRun(sent)).toBe(0);
-    expect(await transferRow(lines(sent.stdout)[0]!.slice(-16))).toMatchObject({
+    expect(await transferRow(new URL(lines(sent.stdout)[0]!).pathname.slice(-16))).toMatchObject({
       owner_id: uid,
       sender_email: erin,
     });

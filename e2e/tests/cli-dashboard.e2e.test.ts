@@ -157,8 +157,10 @@ describe('ferry transfers / ferry transfer … against the built server', () => 
     ]);
     expect(second.code, describeRun(second)).toBe(0);
     const secondLink = lines(second.stdout).at(-1)!;
-    const firstId = firstLink.split('/dl/')[1]!;
-    const secondId = secondLink.split('/dl/')[1]!;
+    const firstId = new URL(firstLink).pathname.split('/dl/')[1]!;
+    // By e-mail (S1): the sender's own link, with their secret.
+    const secondId = new URL(secondLink).pathname.split('/dl/')[1]!;
+    expect(new URL(secondLink).searchParams.get('userSecret')).toMatch(/^[A-Za-z0-9_-]+$/);
 
     // --json: exactly one JSON array with the contract's fields, files with their SHA-256.
     const listed = await ferry(['transfers', '--json']);

@@ -125,8 +125,10 @@ describe('ferry send --to/--from against the built server and a real SMTP server
     expect(result.code, describeRun(result)).toBe(0);
     const out = lines(result.stdout);
     expect(out, 'stdout is the link and nothing else').toHaveLength(1);
-    expect(out[0]).toMatch(new RegExp(`^${server.url}/dl/[A-Za-z0-9]{16}$`));
-    const transferId = out[0]!.slice(-16);
+    // The sender's own link: an S1 transfer opens only with a secret, a recipient's or the sender's.
+    expect(out[0]).toMatch(new RegExp(`^${server.url}/dl/[A-Za-z0-9]{16}\\?userSecret=[A-Za-z0-9_-]+$`));
+    const senderLink = out[0]!;
+    const transferId = new URL(senderLink).pathname.slice(-16);
     expect(result.stderr).toContain('ferry: Sent to 2 recipients\n');
     expect(result.stderr).toContain('ferry:   bob@example.com: sent\n');
     expect(result.stderr).toContain('ferry:   carol@example.com: sent\n');
@@ -142,6 +144,7 @@ describe('ferry send --to/--from against the built server and a real SMTP server
     expect(bobLink).toContain(`/dl/${transferId}?userSecret=`);
     expect(carolLink).toContain(`/dl/${transferId}?userSecret=`);
     expect(bobLink).not.toBe(carolLink);
+    expect([bobLink, carolLink]).not.toContain(senderLink);
 
     // Bob downloads with his personal link: the bytes are the sent ones.
     const outDir = path.join(work, 'bob');
@@ -162,6 +165,23 @@ describe('ferry send --to/--from against the built server and a real SMTP server
     expect(confirmation.parsed.text).toContain('bob@example.com');
     expect(confirmation.parsed.text).not.toContain('carol@example.com');
 
+    // The printed link works for the sender; the same link without its secret opens nothing.
+    const annDir = path.join(work, 'ann');
+    const own = ferryWithStdin(['get', senderLink, '--out', annDir], env);
+    own.child.stdin.end();
+    logs.push(['get-sender.log', () => own.output]);
+    const ownRun = await own.done;
+    expect(ownRun.code, describeRun(ownRun)).toBe(0);
+    expect(await sha256File(path.join(annDir, 'quarterly-report.bin'))).toBe(sourceSha);
+    const bare = ferryWithStdin(
+      ['get', `${server.url}/dl/${transferId}`, '--out', path.join(work, 'x')],
+      env,
+    );
+    bare.child.stdin.end();
+    const bareRun = await bare.done;
+    expect(bareRun.code, describeRun(bareRun)).not.toBe(0);
+    expect(bareRun.stderr).toContain('transfer not found');
+
     // A second send from the same address: the remembered confirmation stands in for a code.
     const codes = codesSentTo('ann@example.com').length;
     const other = path.join(work, 'src', 'appendix.bin');
@@ -181,7 +201,9 @@ describe('ferry send --to/--from against the built server and a real SMTP server
     expect(daveMail.parsed.subject).toBe('ann@example.com vous a envoyé des fichiers avec Ferry');
     expect(daveMail.parsed.text).toContain('Disponible jusqu’au');
     expect(daveMail.parsed.text).toMatch(/\d\d:\d\d UTC\+9/);
-    expect(personalLink(daveMail)).toContain(`/dl/${lines(second.stdout)[0]!.slice(-16)}?userSecret=`);
+    expect(personalLink(daveMail)).toContain(
+      `/dl/${new URL(lines(second.stdout)[0]!).pathname.slice(-16)}?userSecret=`,
+    );
     expect(codesSentTo('ann@example.com')).toHaveLength(codes);
   });
 
@@ -220,7 +242,7 @@ describe('ferry send --to/--from against the built server and a real SMTP server
     expect(done.code, describeRun(done)).toBe(0);
     expect(done.stderr).toContain('ferry:   frank@example.com: sent\n');
     expect(personalLink(await mailTo('frank@example.com', "frank's mail"))).toContain(
-      `/dl/${lines(done.stdout)[0]!.slice(-16)}?userSecret=`,
+      `/dl/${new URL(lines(done.stdout)[0]!).pathname.slice(-16)}?userSecret=`,
     );
     // One transfer: the second run resumed the first one's.
     expect(codesSentTo('eve@example.com')).toHaveLength(1);

@@ -127,8 +127,9 @@ describe('send by e-mail (S1) in Chromium, against the built server and a real S
     );
     expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-email')))).toEqual([ANN, BOB]);
     const ownLink = await sender.getByTestId('transfer-link').inputValue();
-    expect(ownLink).toMatch(new RegExp(`^${server.url}/dl/[A-Za-z0-9]{16}$`));
-    const transferId = ownLink.split('/').at(-1)!;
+    // The sender's own link: an S1 transfer opens only with a secret, here the sender's.
+    expect(ownLink).toMatch(new RegExp(`^${server.url}/dl/[A-Za-z0-9]{16}\\?userSecret=[A-Za-z0-9_-]+$`));
+    const transferId = new URL(ownLink).pathname.split('/').at(-1)!;
     await docScreenshot(sender, 's1-sent.png');
 
     // The proof of the address is kept next to the sender's e-mail for the next transfers.

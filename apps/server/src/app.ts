@@ -102,6 +102,8 @@ export function publicOriginOf(config: Pick<Config, 'publicUrl' | 'port'>, serve
   return `http://localhost:${port}`;
 }
 
+const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+
 /** Builds the HTTP app from ready services; main.ts and every HTTP test call this. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -127,6 +129,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    // API answers are never kept by browsers or proxies: a transfer disabled then enabled again, a count, a
+    // session must be asked anew. Set on the raw response too, so answers written past Fastify (tus) carry it.
+    if (isApi(request.url)) reply.raw.setHeader('Cache-Control', 'no-store');
+  });
+  app.addHook('onSend', async (request, reply) => {
+    // Only an answer meant to be cached (a downloaded blob) sets its own header; an error never is.
+    if (isApi(request.url) && (reply.statusCode >= 400 || !reply.hasHeader('Cache-Control')))
+      reply.header('Cache-Control', 'no-store');
   });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -23,6 +23,8 @@ export const APP_ERROR_STATUS = {
   VERIFICATION_CODE_EXPIRED: 403,
   TOO_MANY_DOWNLOADS: 403,
   TOO_MANY_PREVIEWS: 403,
+  /** A preview was asked of a file that has no preview rendition (none are made yet): never the file itself. */
+  PREVIEW_NOT_AVAILABLE: 404,
   NOT_FOUND: 404,
   TRANSFER_NOT_FOUND: 404,
   FILE_NOT_FOUND: 404,

@@ -643,8 +643,9 @@ export class FerryClient {
 
   /**
    * `GET /transfer/downloads/link`: a short-lived URL for one file, or for the whole transfer as a ZIP when
-   * `fileId` is absent. Each call counts as one download against `maxDownloads` (previews do not), except that
-   * calls sharing a `browserCode` (one visit, one CLI run) count once together. Pass the `userSecret` of a
+   * `fileId` is absent. Each call counts as one download against `maxDownloads`, except that
+   * calls sharing a `browserCode` (one visit, one CLI run) count once together. `preview: true` answers 404
+   * `PREVIEW_NOT_AVAILABLE` until preview renditions exist (never the file itself). Pass the `userSecret` of a
    * personal link, and `downloaderEmail` when the info says `downloaderEmailRequired` (else 401
    * `DOWNLOADER_EMAIL_REQUIRED`).
    */

@@ -314,9 +314,15 @@ export class DashboardRepository {
     }>,
   ): Promise<void> {
     if (Object.keys(set).length === 0) return;
+    // A new password, or the transfer taken offline, revokes every download URL handed out before.
+    const revoke = set.passwordHash !== undefined || (set.status !== undefined && set.status !== 'ENABLED');
     await this.db
       .update(transfers)
-      .set({ ...set, updatedAt: new Date() })
+      .set({
+        ...set,
+        updatedAt: new Date(),
+        ...(revoke ? { accessEpoch: sql`${transfers.accessEpoch} + 1` } : {}),
+      })
       .where(eq(transfers.id, transferId));
   }
 
@@ -352,11 +358,18 @@ export class DashboardRepository {
     return rows.map((r) => r.id);
   }
 
-  /** Deletes a recipient (their personal link's secret with it); their downloads stay, unattributed. */
+  /**
+   * Deletes a recipient (their personal link's secret with it); their downloads stay, unattributed. Every
+   * download URL handed out before is revoked: one may be theirs.
+   */
   async removeRecipient(transferId: string, recipientId: number): Promise<void> {
     await this.db
       .delete(transferRecipients)
       .where(and(eq(transferRecipients.transferId, transferId), eq(transferRecipients.id, recipientId)));
+    await this.db
+      .update(transfers)
+      .set({ accessEpoch: sql`${transfers.accessEpoch} + 1` })
+      .where(eq(transfers.id, transferId));
   }
 
   async renameFile(transferId: string, fileId: string, name: string, relativePath: string | null) {

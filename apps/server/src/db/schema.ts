@@ -66,6 +66,11 @@ export const transfers = pgTable(
      * cap on declared but unfinished bytes); cleared when the upload completes.
      */
     clientIp: text('client_ip'),
+    /**
+     * Written into every signed download URL; raised when a recipient is removed, the password changed or the
+     * transfer disabled or deleted, so every URL handed out before stops working.
+     */
+    accessEpoch: integer('access_epoch').notNull().default(0),
   },
   (t) => [
     index('transfers_anonymous_pending_idx')
@@ -258,7 +263,10 @@ export const downloads = pgTable(
   ],
 );
 
-/** One browser visit or CLI run (spec §3 `browserCode`): its link calls count as one download together. */
+/**
+ * One browser visit or CLI run (spec §3 `browserCode`) of one client: its link calls count as one download
+ * together for an hour from `countedAt`. The same code from another client is another visit.
+ */
 export const downloadSessions = pgTable(
   'download_sessions',
   {
@@ -266,9 +274,13 @@ export const downloadSessions = pgTable(
       .notNull()
       .references(() => transfers.id, { onDelete: 'cascade' }),
     browserCode: text('browser_code').notNull(),
+    /** SHA-256 of the client's address and user agent: the code is bound to the client that used it first. */
+    client: text('client').notNull().default(''),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** When this visit was last counted: the start of its fixed window. */
+    countedAt: ts('counted_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.transferId, t.browserCode] })],
+  (t) => [primaryKey({ columns: [t.transferId, t.browserCode, t.client] })],
 );
 
 /** One row per e-mail idempotency key: what the mail job did with it (see jobs/mail-job.ts for the guarantee). */

@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, lt, or, sql, TransactionRollbackError } from 'drizzle-orm';
+import { sha256Hex } from '../security/secrets.js';
 import {
   type DownloadRecord,
   type NewTransferEvent,
@@ -8,6 +9,7 @@ import {
   type TransferFileRecord,
   type TransferRecord,
   type TransferRepository,
+  VISIT_WINDOW_SECONDS,
 } from '../services/ports.js';
 import type { Database } from './client.js';
 import {
@@ -137,10 +139,20 @@ export class PgTransferRepository implements TransferRepository {
     return this.db
       .transaction(async (tx): Promise<number | null> => {
         if (download.browserCode) {
+          // Counted when the visit is new for this client, or its window is over (then a new window starts).
+          // Racing calls of one visit serialise on the row: one counts, the others see its fresh countedAt.
           const fresh = await tx
             .insert(downloadSessions)
-            .values({ transferId, browserCode: download.browserCode })
-            .onConflictDoNothing()
+            .values({
+              transferId,
+              browserCode: download.browserCode,
+              client: sha256Hex(`${download.ip ?? ''}\n${download.userAgent ?? ''}`),
+            })
+            .onConflictDoUpdate({
+              target: [downloadSessions.transferId, downloadSessions.browserCode, downloadSessions.client],
+              set: { countedAt: sql`now()` },
+              setWhere: sql`${downloadSessions.countedAt} <= now() - make_interval(secs => ${VISIT_WINDOW_SECONDS})`,
+            })
             .returning({ code: downloadSessions.browserCode });
           if (fresh.length === 0) {
             // This visit was already counted: record the file, count nothing more.

@@ -217,13 +217,14 @@ describe('POST /api/transfer/transfers/{id}/clone', () => {
       (d) => d.sentAt !== null,
     );
     expect(sink.messages.filter(to(bob.email))).toHaveLength(0);
-    // The source's password was kept; the files download whole, alone and as a ZIP.
-    expect((await link(clone.transferId)).body.codes).toEqual(['PASSWORD_REQUIRED']);
-    const one = await link(clone.transferId, { fileId: source.fileIds[0]!, password: 'secret' });
+    // The source's password was kept; the files download whole, alone and as a ZIP (S1: through Carol's link).
+    const carols = { userSecret: carol.userSecret };
+    expect((await link(clone.transferId, carols)).body.codes).toEqual(['PASSWORD_REQUIRED']);
+    const one = await link(clone.transferId, { ...carols, fileId: source.fileIds[0]!, password: 'secret' });
     expect(one.body).toMatchObject({ fileName: 'report.pdf', sha256: sha256(data[0]!) });
     expect((await fetchBytes(one.body.url)).data.equals(data[0]!)).toBe(true);
     const zip = await readZip(
-      (await fetchBytes((await link(clone.transferId, { password: 'secret' })).body.url)).data,
+      (await fetchBytes((await link(clone.transferId, { ...carols, password: 'secret' })).body.url)).data,
     );
     expect([...zip.keys()]).toEqual(['report.pdf', 'docs/notes.txt']);
     expect(zip.get('docs/notes.txt')!.equals(data[1]!)).toBe(true);
@@ -234,7 +235,7 @@ describe('POST /api/transfer/transfers/{id}/clone', () => {
     expect((await call(alice, 'DELETE', T(source.transferId))).status).toBe(204);
     expect(existsSync(blobPath(source.transferId, source.fileIds[0]!))).toBe(false);
     expect((await fs.stat(blobPath(clone.transferId, source.fileIds[0]!))).nlink).toBe(1);
-    const after = await link(clone.transferId, { fileId: source.fileIds[0]!, password: 'secret' });
+    const after = await link(clone.transferId, { ...carols, fileId: source.fileIds[0]!, password: 'secret' });
     expect((await fetchBytes(after.body.url)).data.equals(data[0]!)).toBe(true);
   });
 
@@ -267,10 +268,15 @@ describe('POST /api/transfer/transfers/{id}/clone', () => {
       recipients: [bob.email],
     });
     expect(newPassword).toMatchObject({ type: 'S1', passwordProtected: true, maxDownloads: 5 });
-    expect((await link(newPassword.transferId, { password: 'old secret' })).body.codes).toEqual([
-      'WRONG_PASSWORD',
-    ]);
-    expect((await link(newPassword.transferId, { password: 'new secret' })).status).toBe(200);
+    // S1 now: its owner downloads it signed in.
+    const asAlice = (password: string) =>
+      call(
+        alice,
+        'GET',
+        `/api/transfer/downloads/link?transferId=${newPassword.transferId}&password=${password}`,
+      );
+    expect((await asAlice('old%20secret')).body.codes).toEqual(['WRONG_PASSWORD']);
+    expect((await asAlice('new%20secret')).status).toBe(200);
 
     const refused = async (body: Record<string, unknown>, id = source.transferId) => {
       const res = await call(alice, 'POST', T(id, '/clone'), body);
@@ -425,11 +431,14 @@ describe('POST /api/transfer/transfers/{id}/files', () => {
     const done = await tus.patch(created.location!, 80_000, big.subarray(80_000));
     expect([done.status, done.sha256]).toEqual([204, sha256(big)]);
     await tus.upload(source.transferId, c!.id, small);
-    const seen = await info(source.transferId);
+    const bobs = { userSecret: original.userSecret };
+    const seen = await info(source.transferId, bobs);
     expect(seen.body).toMatchObject({ fileCount: 1, totalSize: first.length });
     expect(seen.body.files.map((f: { name: string }) => f.name)).toEqual(['a.txt']);
-    expect((await link(source.transferId, { fileId: b!.id })).body.codes).toEqual(['FILE_NOT_FOUND']);
-    const zipBefore = await readZip((await fetchBytes((await link(source.transferId)).body.url)).data);
+    expect((await link(source.transferId, { ...bobs, fileId: b!.id })).body.codes).toEqual([
+      'FILE_NOT_FOUND',
+    ]);
+    const zipBefore = await readZip((await fetchBytes((await link(source.transferId, bobs)).body.url)).data);
     expect([...zipBefore.keys()]).toEqual(['a.txt']);
 
     const completed = await completeAddition(alice, source.transferId, added.additionId, {
@@ -476,10 +485,10 @@ describe('POST /api/transfer/transfers/{id}/files', () => {
     // Downloadable alone and in the ZIP, through the recipient's link too.
     const alone = await link(source.transferId, { fileId: b!.id, userSecret: original.userSecret });
     expect((await fetchBytes(alone.body.url)).data.equals(big)).toBe(true);
-    const zip = await readZip((await fetchBytes((await link(source.transferId)).body.url)).data);
+    const zip = await readZip((await fetchBytes((await link(source.transferId, bobs)).body.url)).data);
     expect([...zip.keys()]).toEqual(['a.txt', 'b.bin', 'docs/c.txt']);
     expect(zip.get('docs/c.txt')!.equals(small)).toBe(true);
-    expect((await info(source.transferId)).body).toMatchObject({ fileCount: 3 });
+    expect((await info(source.transferId, bobs)).body).toMatchObject({ fileCount: 3 });
     // Without notifyRecipients nobody is mailed.
     sink.messages.length = 0;
     const quiet = await announce(alice, source.transferId, [{ name: 'd.txt', size: 1 }]);

@@ -127,7 +127,7 @@ async function send(
     });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
   }
-  return { transferId, fileIds };
+  return { transferId, fileIds, link: created.body.link as string };
 }
 const oneFile = (who: Account, body: Record<string, unknown> = {}) =>
   send(who, [{ name: 'a.txt', data: Buffer.from('hello') }], body);
@@ -159,7 +159,8 @@ describe('GET /api/transfer/transfers', () => {
       status: 'ENABLED',
       statusLabel: 'enabled',
       name: 'Holiday photos',
-      link: `${ferry.publicOrigin}/dl/${b.transferId}`,
+      // The sender's own link: an S1 transfer opens with a secret only.
+      link: b.link,
       expired: false,
       totalSize: 1005,
       fileCount: 2,
@@ -332,8 +333,9 @@ describe('GET /api/transfer/transfers/{id}/detail', () => {
     const got = await link(t.transferId, { fileId: t.fileIds[0]!, userSecret: mine.userSecret });
     expect(got.status).toBe(200);
     expect(sha256((await fetchBytes(got.body.url)).data)).toBe(sha256(data[0]!));
-    // A download through the plain link, as a ZIP.
-    expect((await link(t.transferId, {})).status).toBe(200);
+    // A download through the sender's own link (no recipient's), as a ZIP.
+    const senderSecret = new URL(t.link).searchParams.get('userSecret')!;
+    expect((await link(t.transferId, { userSecret: senderSecret })).status).toBe(200);
 
     const shown = await detail(alice, t.transferId);
     expect(shown).toMatchObject({
@@ -528,6 +530,62 @@ describe('dashboard actions', () => {
     ).toMatchObject({ status: 409, codes: ['CONFLICT'] });
   });
 
+  it('S1 opens only with a secret or for its owner; a removal, a new password or disabling revokes URLs handed out before', async () => {
+    const carol = 'carol@dash.example';
+    const t = await oneFile(alice, { type: 'S1', recipients: [bob.email, carol] });
+    const bobs = personalLink(await sink.waitFor(to(bob.email)));
+    const carols = personalLink(await sink.waitFor(to(carol)));
+    const file = { fileId: t.fileIds[0]! };
+    const fetched = async (url: string) => (await fetchBytes(url)).status;
+
+    // The bare link, without anyone's secret, opens nothing: not the page, not a file, not the ZIP.
+    expect((await info(t.transferId)).body).toMatchObject({ status: 404, codes: ['TRANSFER_NOT_FOUND'] });
+    expect((await link(t.transferId, file)).status).toBe(404);
+    expect((await link(t.transferId)).status).toBe(404);
+    expect((await call(eve, 'GET', `/api/transfer/downloads/link?transferId=${t.transferId}`)).status).toBe(
+      404,
+    );
+    // The sender's own link (create answer, summary mail) and the signed-in owner do.
+    const senderSecret = new URL(t.link).searchParams.get('userSecret')!;
+    expect(senderSecret).not.toBe(bobs.userSecret);
+    const summary = await sink.waitFor((m) => to(alice.email)(m) && m.parsed.text?.includes(t.link) === true);
+    expect(summary).toBeDefined();
+    expect((await info(t.transferId, { userSecret: senderSecret })).body).toMatchObject({
+      recipientEmail: null,
+      files: [{ name: 'a.txt' }],
+    });
+    const senderUrl = (await link(t.transferId, { ...file, userSecret: senderSecret })).body.url as string;
+    expect((await fetchBytes(senderUrl)).data.toString()).toBe('hello');
+    expect((await call(alice, 'GET', `/api/transfer/downloads/link?transferId=${t.transferId}`)).status).toBe(
+      200,
+    );
+
+    // URLs handed out before Carol's removal stop working, hers and everyone's; new ones work.
+    const carolUrl = (await link(t.transferId, { ...file, userSecret: carols.userSecret })).body
+      .url as string;
+    const bobUrl = (await link(t.transferId, { userSecret: bobs.userSecret })).body.url as string;
+    expect(await fetched(carolUrl)).toBe(200);
+    await call(alice, 'DELETE', T(t.transferId, `/recipients/${encodeURIComponent(carol)}`));
+    expect([await fetched(carolUrl), await fetched(bobUrl), await fetched(senderUrl)]).toEqual([
+      404, 404, 404,
+    ]);
+    const bobAgain = (await link(t.transferId, { ...file, userSecret: bobs.userSecret })).body.url as string;
+    expect(await fetched(bobAgain)).toBe(200);
+
+    // A new password revokes them too.
+    await call(alice, 'PATCH', T(t.transferId), { password: 'new secret' });
+    expect(await fetched(bobAgain)).toBe(404);
+    const withPassword = { ...file, userSecret: bobs.userSecret, password: 'new secret' };
+    const afterPassword = (await link(t.transferId, withPassword)).body.url as string;
+    expect(await fetched(afterPassword)).toBe(200);
+
+    // So does disabling: enabled again, the transfer serves only URLs asked for since.
+    expect((await call(alice, 'POST', T(t.transferId, '/disable'))).status).toBe(200);
+    expect((await call(alice, 'POST', T(t.transferId, '/enable'))).status).toBe(200);
+    expect(await fetched(afterPassword)).toBe(404);
+    expect(await fetched((await link(t.transferId, withPassword)).body.url)).toBe(200);
+  });
+
   it('sets, changes and removes the password (argon2id): PASSWORD_CHANGED {removed}', async () => {
     const t = await oneFile(alice);
     const set = await call(alice, 'PATCH', T(t.transferId), { password: 'first secret' });
@@ -560,7 +618,8 @@ describe('dashboard actions', () => {
     await call(alice, 'PATCH', T(t.transferId), { allowPreview: false });
     expect((await link(t.transferId, { preview: 'true' })).body.codes).toEqual(['FORBIDDEN']);
     await call(alice, 'PATCH', T(t.transferId), { allowPreview: true });
-    expect((await link(t.transferId, { preview: 'true' })).status).toBe(200);
+    // Previews exist not yet: never the file itself instead.
+    expect((await link(t.transferId, { preview: 'true' })).body.codes).toEqual(['PREVIEW_NOT_AVAILABLE']);
 
     await call(alice, 'PATCH', T(t.transferId), { maxDownloads: 3 });
     expect((await info(t.transferId)).body.downloadsLeft).toBe(3);

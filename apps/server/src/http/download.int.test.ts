@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, fetchBytes, randomFile, readZip, sendTransfer, sha256 } from '../test/flows.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
@@ -166,6 +167,97 @@ describe('downloading', () => {
       [t.transferId],
     );
     expect(rows[0]!.download_count).toBe(2);
+  });
+
+  it('counts a visit again from another client, and from the same client once its hour is over', async () => {
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'a.txt', data: randomFile(10) }], {
+      maxDownloads: 10,
+    });
+    const { port } = new URL(ferry.baseUrl);
+    // A link call of visit "v1" from a given local address and user agent; answers its status.
+    const visit = (localAddress: string, userAgent: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.get(
+          {
+            host: '127.0.0.1',
+            port,
+            localAddress,
+            path: `/api/transfer/downloads/link?transferId=${t.transferId}&browserCode=v1&orderId=1`,
+            headers: { 'user-agent': userAgent },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+      });
+    const counted = async () =>
+      (
+        await query<{ download_count: number }>(ferry, 'SELECT download_count FROM transfers WHERE id = $1', [
+          t.transferId,
+        ])
+      )[0]!.download_count;
+    const steps: number[] = [];
+    for (const [address, agent] of [
+      ['127.0.0.1', 'browser A'],
+      ['127.0.0.1', 'browser A'],
+      ['127.0.0.1', 'browser B'],
+      ['127.0.0.2', 'browser A'],
+      ['127.0.0.2', 'browser A'],
+    ] as const) {
+      expect(await visit(address, agent)).toBe(200);
+      steps.push(await counted());
+    }
+    expect(steps).toEqual([1, 1, 2, 3, 3]);
+    // An hour after its first count, the same client's visit counts again, and starts a new hour.
+    await query(
+      ferry,
+      `UPDATE download_sessions SET counted_at = now() - interval '61 minutes', created_at = now() - interval '61 minutes'
+        WHERE transfer_id = $1`,
+      [t.transferId],
+    );
+    expect(await visit('127.0.0.1', 'browser A')).toBe(200);
+    expect(await counted()).toBe(4);
+    expect(await visit('127.0.0.1', 'browser A')).toBe(200);
+    expect(await counted()).toBe(4);
+  });
+
+  it('never hands out a file or the ZIP as a preview, and counts nothing for one', async () => {
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'a.pdf', data: randomFile(100) }], {
+      maxDownloads: 1,
+      forceEmailWhenDownloadS2: true,
+    });
+    for (const extra of [`&fileId=${t.files[0]!.id}&preview=true`, '&preview=true']) {
+      const preview = await link(t.transferId, extra);
+      expect(preview.status).toBe(404);
+      expect(preview.body).toMatchObject({ status: 404, codes: ['PREVIEW_NOT_AVAILABLE'] });
+      expect(preview.body.url).toBeUndefined();
+    }
+    const rows = await query<{ download_count: number; logged: number }>(
+      ferry,
+      `SELECT download_count, (SELECT count(*)::int FROM downloads WHERE transfer_id = $1) AS logged
+         FROM transfers WHERE id = $1`,
+      [t.transferId],
+    );
+    expect(rows[0]).toEqual({ download_count: 0, logged: 0 });
+    const download = await link(t.transferId, '&downloaderEmail=ann%40example.com');
+    expect(download.status).toBe(200);
+  });
+
+  it('counts nothing for a HEAD on the link call', async () => {
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'a.txt', data: randomFile(10) }], {
+      maxDownloads: 1,
+    });
+    const url = `${ferry.baseUrl}/api/transfer/downloads/link?transferId=${t.transferId}`;
+    for (let i = 0; i < 3; i++) expect((await fetch(url, { method: 'HEAD' })).status).toBe(405);
+    const rows = await query<{ download_count: number }>(
+      ferry,
+      'SELECT download_count FROM transfers WHERE id = $1',
+      [t.transferId],
+    );
+    expect(rows[0]!.download_count).toBe(0);
+    expect((await link(t.transferId)).status).toBe(200);
   });
 
   it('answers unknown transfers with 404 and expired ones with 410, also for links handed out before', async () => {

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, fetchBytes, randomFile, sendTransfer } from '../test/flows.js';
-import { startTestFerry, type TestFerry } from '../test/harness.js';
+import { query, startTestFerry, type TestFerry } from '../test/harness.js';
 
 /** Sends raw bytes and returns the raw answer, for requests no HTTP client would send. */
 function raw(baseUrl: string, request: string): Promise<string> {
@@ -88,6 +88,49 @@ describe('every error in the spec §8 shape', () => {
     const res = await fetchBytes(link.body.url, { range: 'bytes=500-' });
     expect(res.status).toBe(416);
     expect(JSON.parse(res.data.toString())).toMatchObject({ status: 416, codes: ['RANGE_NOT_SATISFIABLE'] });
+  });
+
+  it('marks every API answer, errors included, not to be stored, and leaves downloaded blobs their own caching', async () => {
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'a.bin', data: randomFile(100) }]);
+    const info = `/api/transfer/downloads/info?transferId=${t.transferId}`;
+    const link = await api(ferry.baseUrl, `/api/transfer/downloads/link?transferId=${t.transferId}`);
+    await query(ferry, `UPDATE transfers SET status = 'DISABLED' WHERE id = $1`, [t.transferId]);
+    const disabled = await api(ferry.baseUrl, info);
+    expect(disabled.status).toBe(410);
+    const answers = [
+      disabled,
+      await api(ferry.baseUrl, '/api/health'),
+      await api(ferry.baseUrl, '/api/transfer/downloads/info?transferId=AAAAAAAAAAAAAAAA'),
+      await api(ferry.baseUrl, '/api/no/such/route'),
+      await api(ferry.baseUrl, '/api/user/users/nobody'),
+      await api(ferry.baseUrl, '/api/transfer/transfers', { method: 'POST', json: {} }),
+      await api(ferry.baseUrl, '/api/transfer/uploads/nothing', {
+        method: 'HEAD',
+        headers: { 'Tus-Resumable': '1.0.0' },
+      }),
+      await fetchBytes(link.body.url),
+    ];
+    expect(answers.map((a) => [a.status, a.headers.get('cache-control')])).toEqual([
+      [410, 'no-store'],
+      [200, 'no-store'],
+      [404, 'no-store'],
+      [404, 'no-store'],
+      [401, 'no-store'],
+      [400, 'no-store'],
+      [expect.any(Number), 'no-store'],
+      [410, 'no-store'],
+    ]);
+    const malformed = await raw(
+      ferry.baseUrl,
+      'GET /api/transfer/downloads/blob/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
+    expect(malformed).toMatch(/\r\ncache-control: no-store\r\n/i);
+
+    await query(ferry, `UPDATE transfers SET status = 'ENABLED' WHERE id = $1`, [t.transferId]);
+    expect((await api(ferry.baseUrl, info)).headers.get('cache-control')).toBe('no-store');
+    const blob = await fetchBytes(link.body.url);
+    expect(blob.status).toBe(200);
+    expect(blob.headers.get('cache-control')).toBe('private, no-transform');
   });
 
   it('refuses NUL characters in stored text with 400 instead of failing in the database', async () => {

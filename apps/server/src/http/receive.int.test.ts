@@ -308,10 +308,13 @@ describe('a request by e-mail (S1)', () => {
       (await call(alice, 'GET', `/api/receive/received/${created.transferId}`)).body.uploader.email,
     ).toBe(carol);
 
-    // Without a personal link, an S1 request asks for the uploader's address.
-    const anonymous = await startUpload({ target: { kind: 'request', requestId: request.requestId } });
-    expect(anonymous.status).toBe(400);
-    expect(anonymous.body.details.field).toBe('uploader.email');
+    // Without a personal link, an S1 request takes nothing, whatever address is given, and shows no page.
+    const anonymous = await startUpload({
+      target: { kind: 'request', requestId: request.requestId },
+      uploaderEmail: carol,
+    });
+    expect(anonymous.body).toMatchObject({ status: 404, codes: ['NOT_FOUND'] });
+    expect((await call(null, 'GET', `/api/receive/points/request/${request.requestId}`)).status).toBe(404);
 
     // Reminders: only Dave, who has not uploaded, and only once.
     sink.messages.length = 0;

@@ -409,8 +409,12 @@ describe('S1: send by e-mail', () => {
     const notice = await sink.waitFor((m) => to(SENDER)(m) && subject(m).startsWith('Not delivered'));
     expect(subject(notice)).toBe(`Not delivered: “Quarterly figures” to ${CAROL}`);
     expect(notice.parsed.text).toContain('No such mailbox');
-    expect(notice.parsed.text).toContain(`/dl/${created.transferId}`);
-    expect(notice.parsed.text).not.toContain('userSecret');
+    // The sender's own link (their secret), never Carol's personal one.
+    expect(created.link).toMatch(new RegExp(`/dl/${created.transferId}\\?userSecret=`));
+    expect(notice.parsed.text).toContain(created.link);
+    const senderSecret = new URL(created.link).searchParams.get('userSecret');
+    const secrets = [...notice.parsed.text.matchAll(/userSecret=([A-Za-z0-9_-]+)/g)].map((m) => m[1]);
+    expect(new Set(secrets)).toEqual(new Set([senderSecret]));
     await until(
       () => query(ferry, "SELECT status FROM mail_deliveries WHERE idempotency_key LIKE 'bounce-%'"),
       (rows) => rows.length === 1 && rows[0]?.status === 'sent',

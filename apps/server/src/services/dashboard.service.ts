@@ -73,9 +73,11 @@ export class DashboardService {
         statusLabel: transferStatusLabel(r.status),
         name: r.name,
         link:
-          r.direction === 'sent' || r.type === 'S3' // received S3 transfers are the user's own
-            ? downloadLink(ctx.origin, r.id)
-            : `${downloadLink(ctx.origin, r.id)}?userSecret=${this.notifications.recipientSecret(r.id, user.email)}`,
+          r.direction === 'sent' // the sender's own link (for S1, the one their mails carry)
+            ? this.notifications.senderLink({ id: r.id, type: r.type }, ctx.origin)
+            : r.type === 'S3' // received S3 transfers are the user's own
+              ? downloadLink(ctx.origin, r.id)
+              : `${downloadLink(ctx.origin, r.id)}?userSecret=${this.notifications.recipientSecret(r.id, user.email)}`,
         createdAt: r.createdAt.toISOString(),
         expiresAt: r.expiresAt.toISOString(),
         expired: r.expiresAt.getTime() <= now,

@@ -39,6 +39,8 @@ interface BlobTokenPayload {
   t: string;
   f: string | null;
   e: number;
+  /** The transfer's access epoch when the URL was issued: a later one (access taken away) revokes it. */
+  g?: number;
 }
 
 /** What the HTTP layer streams: a size, a name and a way to open any byte range of it. */
@@ -70,17 +72,23 @@ export class DownloadService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  private receivedAccess: ((transfer: TransferRecord, userId: string | null) => Promise<boolean>) | null =
-    null;
+  private ownerAccess: ((transfer: TransferRecord, userId: string | null) => Promise<boolean>) | null = null;
 
-  /** Received (S3) transfers are downloaded by their owner (or a team manager) only, never by a public link. */
+  /**
+   * Whether a signed-in caller is a transfer's owner (or a manager of its team allowed to see it). Received (S3)
+   * transfers are downloaded by them only, never by a public link; S1 transfers by them or a secret's holder.
+   */
   restrictReceived(check: (transfer: TransferRecord, userId: string | null) => Promise<boolean>): void {
-    this.receivedAccess = check;
+    this.ownerAccess = check;
+  }
+
+  private async isOwner(transfer: TransferRecord, ctx: DownloadContext): Promise<boolean> {
+    return this.ownerAccess !== null && (await this.ownerAccess(transfer, ctx.viewerId ?? null));
   }
 
   private async checkReceived(transfer: TransferRecord, ctx: DownloadContext): Promise<void> {
     if (transfer.type !== 'S3') return;
-    if (!this.receivedAccess || !(await this.receivedAccess(transfer, ctx.viewerId ?? null)))
+    if (!(await this.isOwner(transfer, ctx)))
       throw new AppError('TRANSFER_NOT_FOUND', 'This transfer does not exist or is not yours to download.');
   }
 
@@ -90,7 +98,7 @@ export class DownloadService {
   ): Promise<DownloadInfo> {
     const transfer = await this.available(query.transferId);
     await this.checkReceived(transfer, ctx);
-    const recipient = await this.personalLink(transfer, query.userSecret);
+    const recipient = await this.personalLink(transfer, query.userSecret, ctx);
     if (recipient) await this.notifications.recipientOpened(recipient);
     let locked = false;
     if (transfer.passwordHash) {
@@ -130,7 +138,7 @@ export class DownloadService {
     const query = DownloadLinkQuery.parse(rawQuery);
     const transfer = await this.available(query.transferId);
     await this.checkReceived(transfer, ctx);
-    const recipient = await this.personalLink(transfer, query.userSecret);
+    const recipient = await this.personalLink(transfer, query.userSecret, ctx);
     if (transfer.passwordHash) {
       if (query.password === undefined)
         throw new AppError('PASSWORD_REQUIRED', 'This transfer is protected by a password.');
@@ -141,32 +149,34 @@ export class DownloadService {
       file = await this.repo.file(transfer.id, query.fileId);
       if (!file?.uploadedAt) throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
     }
-    const size = file ? file.size : buildZipLayout(zipEntries(await this.repo.files(transfer.id))).totalSize;
     if (query.preview) {
       if (!transfer.allowPreview)
         throw new AppError('FORBIDDEN', 'Previews are turned off for this transfer.');
-    } else {
-      await this.checkDownloadAllowance(transfer, size);
-      if (emailRequired(transfer) && !recipient && !query.downloaderEmail)
-        throw new AppError('DOWNLOADER_EMAIL_REQUIRED', 'Give your e-mail address to download these files.');
-      const confirm = this.notifications.wantsConfirmation(transfer);
-      const downloadId = await this.repo.consumeDownload(transfer.id, {
-        fileId: file?.id ?? null,
-        kind: file ? 'file' : 'zip',
-        downloaderEmail: query.downloaderEmail,
-        // The recipient, not their link's secret, is what is kept.
-        recipientId: recipient?.id,
-        bytes: size,
-        confirmation: confirm ? 'pending' : undefined,
-        browserCode: query.browserCode,
-        orderId: query.orderId,
-        ip: ctx.ip,
-        userAgent: ctx.userAgent,
-      });
-      if (downloadId === null)
-        throw new AppError('TOO_MANY_DOWNLOADS', 'This transfer has reached its download limit.');
-      if (confirm) await this.notifications.downloaded(transfer.id, downloadId, query.browserCode);
+      // A preview is a rendition made for viewing, counted as a preview; none are made yet. Never the file's own
+      // bytes or the ZIP: those are a download, with its count, its limits and its log.
+      throw new AppError('PREVIEW_NOT_AVAILABLE', 'No preview is available for this file.');
     }
+    const size = file ? file.size : buildZipLayout(zipEntries(await this.repo.files(transfer.id))).totalSize;
+    await this.checkDownloadAllowance(transfer, size);
+    if (emailRequired(transfer) && !recipient && !query.downloaderEmail)
+      throw new AppError('DOWNLOADER_EMAIL_REQUIRED', 'Give your e-mail address to download these files.');
+    const confirm = this.notifications.wantsConfirmation(transfer);
+    const downloadId = await this.repo.consumeDownload(transfer.id, {
+      fileId: file?.id ?? null,
+      kind: file ? 'file' : 'zip',
+      downloaderEmail: query.downloaderEmail,
+      // The recipient, not their link's secret, is what is kept.
+      recipientId: recipient?.id,
+      bytes: size,
+      confirmation: confirm ? 'pending' : undefined,
+      browserCode: query.browserCode,
+      orderId: query.orderId,
+      ip: ctx.ip,
+      userAgent: ctx.userAgent,
+    });
+    if (downloadId === null)
+      throw new AppError('TOO_MANY_DOWNLOADS', 'This transfer has reached its download limit.');
+    if (confirm) await this.notifications.downloaded(transfer.id, downloadId, query.browserCode);
     const expiresAt = Math.min(
       this.now().getTime() + this.linkTtlSeconds * 1000,
       transfer.expiresAt.getTime(),
@@ -175,6 +185,7 @@ export class DownloadService {
       t: transfer.id,
       f: file?.id ?? null,
       e: expiresAt,
+      g: transfer.accessEpoch,
     } satisfies BlobTokenPayload);
     return {
       url: `${ctx.origin}/api/transfer/downloads/blob/${token}`,
@@ -194,6 +205,9 @@ export class DownloadService {
     if (payload.e < this.now().getTime())
       throw new AppError('TRANSFER_EXPIRED', 'This download link has expired.');
     const transfer = await this.available(payload.t);
+    // URLs from before access was taken away (a recipient removed, a new password, the transfer disabled) die.
+    if ((payload.g ?? 0) !== transfer.accessEpoch)
+      throw new AppError('TRANSFER_NOT_FOUND', 'This download link was revoked: open the transfer again.');
     const etag = `"${transfer.id}-${payload.f ?? 'zip'}-${transfer.createdAt.getTime()}"`;
     if (payload.f) {
       const file = await this.repo.file(transfer.id, payload.f);
@@ -258,10 +272,19 @@ export class DownloadService {
 
   /**
    * The recipient a personal link (`userSecret`) belongs to. A secret that is no recipient's (any more: the
-   * sender removed them) is refused, so a removed recipient's personal link stops working.
+   * sender removed them) is refused, so a removed recipient's personal link stops working. An S1 transfer opens
+   * only with a secret — a recipient's, or the sender's own — or for its signed-in owner (or team manager).
    */
-  private async personalLink(transfer: TransferRecord, userSecret: string | undefined) {
-    if (!userSecret) return null;
+  private async personalLink(transfer: TransferRecord, userSecret: string | undefined, ctx: DownloadContext) {
+    if (!userSecret) {
+      if (transfer.type === 'S1' && !(await this.isOwner(transfer, ctx)))
+        throw new AppError(
+          'TRANSFER_NOT_FOUND',
+          'This transfer was sent by e-mail: open it with the personal link of your e-mail.',
+        );
+      return null;
+    }
+    if (this.notifications.isSenderSecret(transfer, userSecret)) return null;
     const recipient = await this.notifications.recipientBySecret(transfer.id, userSecret);
     if (!recipient) throw new AppError('TRANSFER_NOT_FOUND', 'This personal link is not valid (any more).');
     return recipient;

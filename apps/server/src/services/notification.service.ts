@@ -141,6 +141,25 @@ export class NotificationService {
     return sha256Hex(`recipient:${secret}`);
   }
 
+  /**
+   * The sender's own secret to an S1 transfer, which only its recipients' links open otherwise: derived (never
+   * stored), so each mail to the sender can carry it again.
+   */
+  senderSecret(transferId: string): string {
+    return this.signer.derive(`sender:${transferId}`);
+  }
+
+  /** Whether a link's secret is the sender's of this S1 transfer. */
+  isSenderSecret(transfer: Pick<TransferRecord, 'id' | 'type'>, secret: string): boolean {
+    return transfer.type === 'S1' && constantTimeEqual(secret, this.senderSecret(transfer.id));
+  }
+
+  /** The link the sender is given (create answer, summary, mails): for S1, one that opens with their secret. */
+  senderLink(transfer: Pick<TransferRecord, 'id' | 'type'>, origin: string): string {
+    const link = downloadLink(origin, transfer.id);
+    return transfer.type === 'S1' ? `${link}?userSecret=${this.senderSecret(transfer.id)}` : link;
+  }
+
   /** The recipient a personal link's secret belongs to, if it is one of this transfer's. */
   async recipientBySecret(transferId: string, secret: string | undefined): Promise<RecipientRecord | null> {
     if (!secret) return null;
@@ -374,7 +393,7 @@ export class NotificationService {
         files: mailFiles(files),
         totalSize: transfer.totalSize,
         expiresAt: transfer.expiresAt,
-        downloadUrl: downloadLink(this.origin(transfer), transferId),
+        downloadUrl: this.senderLink(transfer, this.origin(transfer)),
       });
       await this.mail.enqueue(this.outgoing(rendered, [transfer.senderEmail], `sum-${transferId}`));
     }
@@ -471,7 +490,7 @@ export class NotificationService {
       transferFileCount: transfer.fileCount,
       recipientEmail: recipient.email,
       reason,
-      downloadUrl: downloadLink(this.origin(transfer), transfer.id),
+      downloadUrl: this.senderLink(transfer, this.origin(transfer)),
     });
     await this.mail.enqueue(
       this.outgoing(rendered, [transfer.senderEmail], `bounce-${transfer.id}-${recipient.id}`),
@@ -557,7 +576,7 @@ export class NotificationService {
         downloaderEmail: who,
         files: mailFiles(downloadedFiles),
         downloadedAt: pending[0]!.createdAt,
-        transferUrl: downloadLink(this.origin(transfer), transfer.id),
+        transferUrl: this.senderLink(transfer, this.origin(transfer)),
         unsubscribeUrl: links.page,
       });
       await this.mail.enqueue({

@@ -37,6 +37,8 @@ export interface TransferRecord {
   origin: string | null;
   expiredAt: Date | null;
   storageRegion: string | null;
+  /** Raised whenever access is taken away (recipient removed, password changed, disabled): older URLs die. */
+  accessEpoch: number;
 }
 
 /** Creating a transfer would take its owner past their storage limit. */
@@ -62,7 +64,7 @@ export class PendingUploadsExceeded extends Error {
 /** What a new transfer row holds; the rest (counters, timestamps of later steps) starts empty. */
 export type NewTransferRecord = Omit<
   TransferRecord,
-  'downloadCount' | 'createdAt' | 'sentAt' | 'remindedFor' | 'expiredAt'
+  'downloadCount' | 'createdAt' | 'sentAt' | 'remindedFor' | 'expiredAt' | 'accessEpoch'
 >;
 
 export interface RecipientRecord {
@@ -107,7 +109,10 @@ export interface DownloadRecord {
   kind: 'file' | 'zip';
   downloaderEmail?: string;
   userSecret?: string;
-  /** Link calls with the same browser code (one page visit, one CLI run) count as one download. */
+  /**
+   * Link calls with the same browser code (one page visit, one CLI run) count as one download — from the same
+   * client (address and user agent) and within `VISIT_WINDOW_SECONDS` of the visit's first count only.
+   */
   browserCode?: string;
   orderId?: string;
   ip?: string;
@@ -119,6 +124,12 @@ export interface DownloadRecord {
   /** 'pending' when the sender wants a confirmation of this download. */
   confirmation?: 'pending';
 }
+
+/**
+ * How long a visit (`browserCode`) counted once is not counted again: a fixed window from its first count, after
+ * which the next link call counts again (and starts a new window). One page visit or CLI run fits in it.
+ */
+export const VISIT_WINDOW_SECONDS = 3600;
 
 /** Persistence of transfers, their files and events. */
 export interface TransferRepository {

@@ -120,6 +120,8 @@ export class ReceivePoints {
       ? await this.repo.recipientBySecretHash(request.id, requestSecretHash(userSecret))
       : null;
     if (userSecret && !recipient) throw notFound();
+    // A request sent by e-mail (S1) takes uploads from the people asked only, each through their own link.
+    if (request.linkMode === 'S1' && !recipient) throw notFound();
     const owner = await this.owners.byId(request.ownerId);
     if (!owner) throw notFound();
     if (request.closedAt || !owner.settings[linkModeSetting(request.linkMode)])

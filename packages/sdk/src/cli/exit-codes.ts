@@ -71,6 +71,7 @@ const CODE_MESSAGES: Record<string, string> = {
   TRANSFER_DISABLED: 'this transfer has been disabled or deleted by its owner',
   TOO_MANY_DOWNLOADS: 'this transfer has reached its download limit',
   TOO_MANY_PREVIEWS: 'this transfer has reached its preview limit',
+  PREVIEW_NOT_AVAILABLE: 'no preview is available for this file; download it instead',
   INVALID_CREDENTIALS: 'wrong e-mail address or password',
   SECOND_FACTOR_REQUIRED: 'this account asks for a second factor (a code from your authenticator app)',
   EMAIL_NOT_VERIFIED:

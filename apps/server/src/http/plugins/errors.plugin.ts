@@ -79,7 +79,8 @@ export function frameworkErrorHandler(
   reply: FastifyReply,
 ): void {
   const body = errorBody(toAppError(error));
-  void reply.status(body.status).type('application/json').send(body);
+  // No onSend hook runs for these: an error is never to be stored, whatever the path.
+  void reply.status(body.status).type('application/json').header('Cache-Control', 'no-store').send(body);
 }
 
 /** Requests the HTTP parser refuses (headers too large, garbage): answered in the §8 shape, then closed. */
@@ -98,6 +99,6 @@ export function clientErrorHandler(
     ),
   );
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

@@ -64,6 +64,8 @@ export const downloadRoutes =
     app.get(
       '/api/transfer/downloads/link',
       {
+        // A HEAD would run the handler and count a download (link checkers, mail scanners): GET only.
+        exposeHeadRoute: false,
         schema: {
           tags: ['downloads'],
           querystring: DownloadLinkQuery,
@@ -71,6 +73,9 @@ export const downloadRoutes =
         },
       },
       async (request) => downloads.link(request.query, ctx(request)),
+    );
+    app.head('/api/transfer/downloads/link', { schema: { hide: true } }, async (_request, reply) =>
+      reply.status(405).header('Allow', 'GET').send(),
     );
 
     app.post(
