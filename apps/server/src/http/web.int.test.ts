@@ -72,7 +72,7 @@ describe('serving the web app', () => {
       expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     }
-    // The widget page too (framable, so its CSP differs: security-headers.int.test.ts).
+    // The widget page too (framable, so its CSP differs: receive.int.test.ts).
     expect((await fetch(`${ferry.baseUrl}/widgets/wid-1`)).status).toBe(200);
     const asset = await fetch(`${ferry.baseUrl}/assets/app-1a2b3c.js`);
     expect(asset.headers.get('cache-control')).toContain('immutable');
