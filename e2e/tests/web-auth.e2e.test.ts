@@ -215,6 +215,11 @@ describe('accounts in Chromium, against the built server and a real SMTP server'
     // The header keeps brand, language and "Sign in" on one line, in French too.
     for (const lang of ['fr', 'en']) {
       await other.getByTestId('language-switcher').selectOption(lang);
+      // A language's texts are fetched the first time it is chosen: wait for them.
+      await other
+        .getByTestId('header-signin')
+        .filter({ hasText: lang === 'fr' ? 'Se connecter' : 'Sign in' })
+        .waitFor();
       expect(await other.getByTestId('header-signin').textContent()).toBe(
         lang === 'fr' ? 'Se connecter' : 'Sign in',
       );

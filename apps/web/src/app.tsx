@@ -6,12 +6,13 @@ import { ToastProvider } from './features/toasts/toast-context';
 import { isWidgetPath } from './features/widget/widget-embedding';
 import { createAppRouter } from './router';
 
-export function App() {
+/** `router`: made by main.tsx before the language loads, so the page's chunks are fetched meanwhile. */
+export function App({ router: made }: { router?: ReturnType<typeof createAppRouter> } = {}) {
   const [queryClient] = useState(
     () =>
       new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 30_000 } } }),
   );
-  const [router] = useState(createAppRouter);
+  const [router] = useState(() => made ?? createAppRouter());
   // The widget page, framed by other sites, runs without a session: no AuthProvider, no /api/auth/me.
   const [bare] = useState(() => isWidgetPath(window.location.pathname));
   const pages = <RouterProvider router={router} />;

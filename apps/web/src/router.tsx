@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { takeHandoff } from './features/auth/handoff';
 import { RequireAuth } from './features/auth/require-auth';
+import { preloadBehindPage } from './features/receive/behind-pages';
 import { WidgetError } from './features/widget/widget-error';
 import { RootLayout } from './routes/root-layout';
 import { RouteError } from './routes/route-error';
@@ -50,8 +51,14 @@ export const routes: RouteObject[] = [
           { path: 'reset-password', ...page(() => import('./routes/reset-password.route')) },
           {
             // Spec §2 main layout: the uploader at `/`, and over it the sliding panel of /account and /dashboard
-            // (the uploader stays mounted when the panel opens).
-            ...page(() => import('./routes/dashboard-main-layout.route')),
+            // (the uploader stays mounted when the panel opens). The page behind is fetched alongside.
+            ...page(async () => {
+              const [layout] = await Promise.all([
+                import('./routes/dashboard-main-layout.route'),
+                preloadBehindPage(window.location.pathname),
+              ]);
+              return layout;
+            }),
             children: [
               // The uploader alone: the panel is closed.
               { index: true, element: null },

@@ -72,7 +72,7 @@ describe('serving the web app', () => {
       expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     }
-    // The widget page too (framable, so its CSP differs: security-headers.int.test.ts).
+    // The widget page too (framable, so its CSP differs: receive.int.test.ts).
     expect((await fetch(`${ferry.baseUrl}/widgets/wid-1`)).status).toBe(200);
     const asset = await fetch(`${ferry.baseUrl}/assets/app-1a2b3c.js`);
     expect(asset.headers.get('cache-control')).toContain('immutable');
@@ -95,6 +95,43 @@ describe('serving the web app', () => {
     }
     const head = await fetch(`${ferry.baseUrl}/no-such-page`, { method: 'HEAD' });
     expect(head.status).toBe(404);
+  });
+
+  it('sends the brotli or gzip copy made at build when the client accepts it, else the file itself', async () => {
+    const url = `${ferry.baseUrl}/assets/page-4d5e6f.js`;
+    const br = await rawGet(url, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    expect(br.body.length).toBeLessThan(SCRIPT.length / 10);
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(SCRIPT);
+    expect(br.headers.vary?.toLowerCase()).toContain('accept-encoding');
+    expect(br.headers['cache-control']).toContain('immutable');
+
+    const gz = await rawGet(url, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(Number(gz.headers['content-length'])).toBe(gz.body.length);
+    expect(zlib.gunzipSync(gz.body).toString()).toBe(SCRIPT);
+    expect(gz.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+
+    const plain = await rawGet(url, { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(SCRIPT);
+    expect(plain.headers.vary?.toLowerCase()).toContain('accept-encoding');
+
+    // The page itself, for an app route and for an unknown path alike.
+    for (const [route, status] of [
+      ['/dl/AbCdEfGhIjKlMnOp', 200],
+      ['/no-such-page', 404],
+    ] as const) {
+      const page = await rawGet(`${ferry.baseUrl}${route}`, { 'accept-encoding': 'br' });
+      expect(page.status, route).toBe(status);
+      expect(page.headers['content-encoding'], route).toBe('br');
+      expect(page.headers['content-type'], route).toContain('text/html');
+      expect(page.headers['cache-control'], route).toBe('no-cache');
+      expect(zlib.brotliDecompressSync(page.body).toString(), route).toContain('<title>Ferry</title>');
+    }
   });
 
   it('keeps /api for the API: unknown API paths answer a JSON 404, never the app', async () => {

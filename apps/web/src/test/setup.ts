@@ -1,7 +1,9 @@
 import { initI18n } from '../i18n';
+import en from '../i18n/locales/en.json';
 
 // React's act() warns unless the environment says it is a test.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-// Tests read English text; the shared i18next instance is initialised once, as main.tsx does.
-initI18n(undefined, 'en');
+// Tests read English text; the shared i18next instance is initialised once, as main.tsx does (English given
+// at once; another language is loaded on demand as in the app).
+await initI18n(undefined, 'en', { en });

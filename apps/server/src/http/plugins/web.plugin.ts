@@ -7,8 +7,9 @@ import { AppError } from '../../services/app-error.js';
 import { errorBody } from './errors.plugin.js';
 
 /**
- * Serves the built web app: hashed assets cached for a year, and index.html for every other GET outside /api
- * so the client-side router can draw the page — with 200 for the app's routes (core's WEB_ROUTES) and 404 for
+ * Serves the built web app: hashed assets cached for a year, each file as the `.br` or `.gz` copy the build
+ * made beside it when the client accepts that encoding, and index.html for every other GET outside /api so
+ * the client-side router can draw the page — with 200 for the app's routes (core's WEB_ROUTES) and 404 for
  * any other path, where the app shows its not-found page.
  */
 export async function registerWeb(app: FastifyInstance, webDist: string): Promise<void> {
@@ -19,6 +20,9 @@ export async function registerWeb(app: FastifyInstance, webDist: string): Promis
       root: webDist,
       wildcard: true, // files are looked up per request, so a rebuilt web app is served without a restart
       index: ['index.html'],
+      // The build writes `<file>.br` and `<file>.gz` (apps/web/build/precompress.ts): one is sent when the
+      // client accepts it (brotli first), with `Vary: Accept-Encoding`; else the file itself.
+      preCompressed: true,
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resources } from '../../i18n';
+import en from '../../i18n/locales/en.json';
+import fr from '../../i18n/locales/fr.json';
 import { coded, json, mockApi } from '../../test/api-mock';
 import { authHarness } from '../../test/auth-harness';
 import { anonymousState } from '../../test/fixtures';
@@ -156,9 +157,9 @@ describe('OpenID Connect providers on /signin and /register', () => {
   it('has a message for every code of the server, in English and French', () => {
     expect(oidcErrorKey(null)).toBeNull();
     for (const code of OIDC_ERROR_CODES) {
-      const key = (oidcErrorKey(code) ?? '').replace('auth:', '') as keyof typeof resources.en.auth;
-      expect(resources.en.auth[key], code).toBeTruthy();
-      expect(resources.fr.auth[key], code).toBeTruthy();
+      const key = (oidcErrorKey(code) ?? '').replace('auth:', '') as keyof typeof en.auth;
+      expect(en.auth[key], code).toBeTruthy();
+      expect(fr.auth[key], code).toBeTruthy();
     }
   });
 });

@@ -1,5 +1,5 @@
-import RequestFilesRoute from '../../routes/request-files.route';
-import UploaderRoute from '../../routes/uploader.route';
+import { Suspense } from 'react';
+import { LazyRequestFilesRoute, LazyUploaderRoute } from './behind-pages';
 import { useReceiveMode } from './receive-mode';
 
 /**
@@ -8,5 +8,9 @@ import { useReceiveMode } from './receive-mode';
  * moving between S3 pages and others.
  */
 export function BehindPage() {
-  return useReceiveMode() ? <RequestFilesRoute /> : <UploaderRoute />;
+  return (
+    <Suspense fallback={<div aria-busy="true" />}>
+      {useReceiveMode() ? <LazyRequestFilesRoute /> : <LazyUploaderRoute />}
+    </Suspense>
+  );
 }

@@ -1,9 +1,8 @@
 import type { ReceiveRecipientStatus, ReceiveRequestView } from '@ferry/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertIcon, CheckIcon } from '../../components/icons';
-import { QrCode } from '../../components/qr-code';
 import { formatDateTime } from '../../lib/format';
 import { getReceiveRequest } from '../../lib/receive-api';
 import { absoluteLink, LinkField } from '../uploader/done-step';
@@ -14,6 +13,9 @@ import {
   DeliveryIcon,
   isFinalDelivery,
 } from '../uploader/sent-step';
+
+// The QR code's encoder is fetched only when a request's link is shown.
+const QrCode = lazy(() => import('../../components/qr-code').then((m) => ({ default: m.QrCode })));
 
 function allFinal(recipients: readonly ReceiveRecipientStatus[]): boolean {
   return recipients.length > 0 && recipients.every((r) => isFinalDelivery(r.delivery));
@@ -139,7 +141,9 @@ export function RequestResult({
       {s1 && <p className="field-hint">{t('uploader:receive.link_hint_S1')}</p>}
       {!s1 && (
         <div className="request-qr">
-          <QrCode text={link} label={t('uploader:receive.qr_label')} pixels={168} testId="request-qr" />
+          <Suspense fallback={null}>
+            <QrCode text={link} label={t('uploader:receive.qr_label')} pixels={168} testId="request-qr" />
+          </Suspense>
         </div>
       )}
       <div className="panel-actions">

@@ -1,4 +1,4 @@
-import { type DetailedError, Upload } from 'tus-js-client';
+import type { DetailedError, Upload } from 'tus-js-client';
 import { NetworkError, parseApiError } from '../../lib/api';
 import { browserStore } from '../../lib/storage';
 import { tusFingerprint } from './resume-store';
@@ -70,56 +70,73 @@ export function createTusTransport(): UploadTransport {
       // The fingerprint names the transfer and the file id, so the same file sent in another transfer never
       // resumes this transfer's upload.
       const fingerprint = tusFingerprint(target.transferId, file.id, file.size);
-      const upload = new Upload(file.file, {
-        endpoint: new URL(target.uploadEndpoint, window.location.href).href,
-        headers: { 'X-Upload-Token': target.uploadToken },
-        metadata: { transferId: target.transferId, fileId: file.id, filename: file.name },
-        uploadSize: file.size,
-        chunkSize: TUS_CHUNK_BYTES,
-        retryDelays: TUS_RETRY_DELAYS,
-        storeFingerprintForResuming: true,
-        removeFingerprintOnSuccess: true,
-        fingerprint: () => Promise.resolve(fingerprint),
-        onProgress: (bytesSent) => callbacks.onProgress(bytesSent),
-        onSuccess: () => callbacks.onSuccess(),
-        onError: (error) => callbacks.onError(toAppError(error)),
-        onShouldRetry: (error) => {
-          const retry = isRetryableUploadError(error);
-          if (retry) callbacks.onRetry(error);
-          return retry;
-        },
-      });
+      // tus-js-client is fetched with the first upload, not with the page that offers to upload.
+      const build = () =>
+        import('tus-js-client').then(
+          ({ Upload: TusUpload }) =>
+            new TusUpload(file.file, {
+              endpoint: new URL(target.uploadEndpoint, window.location.href).href,
+              headers: { 'X-Upload-Token': target.uploadToken },
+              metadata: { transferId: target.transferId, fileId: file.id, filename: file.name },
+              uploadSize: file.size,
+              chunkSize: TUS_CHUNK_BYTES,
+              retryDelays: TUS_RETRY_DELAYS,
+              storeFingerprintForResuming: true,
+              removeFingerprintOnSuccess: true,
+              fingerprint: () => Promise.resolve(fingerprint),
+              onProgress: (bytesSent) => callbacks.onProgress(bytesSent),
+              onSuccess: () => callbacks.onSuccess(),
+              onError: (error) => callbacks.onError(toAppError(error)),
+              onShouldRetry: (error) => {
+                const retry = isRetryableUploadError(error);
+                if (retry) callbacks.onRetry(error);
+                return retry;
+              },
+            }),
+        );
+      let upload: Upload | null = null;
       let state: 'idle' | 'preparing' | 'running' | 'paused' = 'idle';
       let preparation: Promise<void> | null = null;
       const prepare = async () => {
+        upload = await build();
         if (fresh) {
           forgetStoredUploads(fingerprint);
           return;
         }
-        const previous = await upload.findPreviousUploads();
+        const previous = await upload.findPreviousUploads().catch(() => []);
         const latest = previous.sort((a, b) => b.creationTime.localeCompare(a.creationTime))[0];
         if (latest) upload.resumeFromPreviousUpload(latest);
       };
       const handle: TransportUpload = {
         start() {
           if (state === 'running' || state === 'preparing') return;
-          if (upload.url) {
+          if (upload?.url) {
             state = 'running';
             upload.start();
             return;
           }
           state = 'preparing';
-          preparation ??= prepare().catch(() => undefined);
-          void preparation.then(() => {
-            if (state !== 'preparing') return;
-            state = 'running';
-            upload.start();
-          });
+          preparation ??= prepare();
+          preparation.then(
+            () => {
+              if (state !== 'preparing' || !upload) return;
+              state = 'running';
+              upload.start();
+            },
+            (error: unknown) => {
+              // tus's code could not be fetched (offline): the file fails as a lost connection does, and a
+              // retry fetches it again.
+              preparation = null;
+              if (state !== 'preparing') return;
+              state = 'idle';
+              callbacks.onError(new NetworkError(error));
+            },
+          );
         },
         pause() {
           const wasRunning = state === 'running';
           state = 'paused';
-          return wasRunning ? upload.abort(false) : Promise.resolve();
+          return wasRunning && upload ? upload.abort(false) : Promise.resolve();
         },
       };
       return handle;

@@ -1,0 +1,121 @@
+// @vitest-environment node
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import { build, type Rolldown } from 'vite';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { precompressDir } from './precompress';
+
+const webRoot = fileURLToPath(new URL('..', import.meta.url));
+
+type Chunk = Rolldown.OutputChunk;
+
+/** The modules a browser loads for chunks `from` and everything they import statically. */
+function staticClosure(chunks: Map<string, Chunk>, from: Chunk[]): Set<string> {
+  const seen = new Set<string>();
+  const modules = new Set<string>();
+  const queue = [...from];
+  for (let chunk = queue.pop(); chunk; chunk = queue.pop()) {
+    if (seen.has(chunk.fileName)) continue;
+    seen.add(chunk.fileName);
+    for (const id of chunk.moduleIds) modules.add(path.relative(webRoot, id).split(path.sep).join('/'));
+    for (const name of chunk.imports) {
+      const next = chunks.get(name);
+      if (next) queue.push(next);
+    }
+  }
+  return modules;
+}
+
+describe('the built web app', () => {
+  let chunks: Map<string, Chunk>;
+  /** The chunk holding a source module (apps/web-relative path). */
+  const chunkOf = (source: string): Chunk => {
+    const id = path.join(webRoot, source);
+    const found = [...chunks.values()].find((c) => c.moduleIds.includes(id));
+    if (!found) throw new Error(`no chunk holds ${source}`);
+    return found;
+  };
+
+  beforeAll(async () => {
+    // The production build, in memory.
+    const result = await build({
+      root: webRoot,
+      configFile: path.join(webRoot, 'vite.config.ts'),
+      logLevel: 'silent',
+      build: { write: false, sourcemap: false },
+    });
+    const outputs = (Array.isArray(result) ? result : [result]) as Rolldown.RolldownOutput[];
+    chunks = new Map(
+      outputs
+        .flatMap((o) => o.output)
+        .filter((o): o is Chunk => o.type === 'chunk')
+        .map((c) => [c.fileName, c]),
+    );
+  }, 120_000);
+
+  it("loads for a signed-out visitor's home page no dashboard, account, QR code or tus code, and one language", () => {
+    const entry = [...chunks.values()].filter((c) => c.isEntry);
+    // What `/` loads: the entry, the main layout route with the uploader behind it, and the English texts.
+    const home = staticClosure(chunks, [
+      ...entry,
+      chunkOf('src/routes/dashboard-main-layout.route.tsx'),
+      chunkOf('src/routes/uploader.route.tsx'),
+      chunkOf('src/i18n/locales/en.json'),
+    ]);
+    expect(home).toContain('src/features/uploader/uploader-page.tsx');
+    const unwanted = [...home].filter((id) =>
+      [
+        /^src\/routes\/dashboard(?!-main-layout)[\w-]*\.route\.tsx$/,
+        /^src\/features\/account\//,
+        /^src\/features\/inboxes\//,
+        /^src\/features\/dashboard\/(?!main-layout|panel-state|return-page|dashboard\.css)/,
+        /^src\/features\/receive\/request-/,
+        /qr-?code/,
+        // The upload protocol's client comes with the first upload.
+        /node_modules\/tus-js-client\//,
+        /^src\/i18n\/locales\/fr\.json$/,
+      ].some((pattern) => pattern.test(id)),
+    );
+    expect(unwanted).toEqual([]);
+  });
+
+  it('makes each language a chunk of its own, loaded only on demand', () => {
+    const entryGraph = staticClosure(
+      chunks,
+      [...chunks.values()].filter((c) => c.isEntry),
+    );
+    for (const lng of ['en', 'fr']) {
+      const source = `src/i18n/locales/${lng}.json`;
+      expect(entryGraph.has(source), source).toBe(false);
+      expect(chunkOf(source).moduleIds.map((id) => path.basename(id))).toEqual([`${lng}.json`]);
+    }
+  });
+});
+
+describe('precompressing the build output', () => {
+  it('writes a .br and a .gz beside each text file that decode to it, and none for small or binary files', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-precompress-'));
+    await fs.mkdir(path.join(dir, 'assets'));
+    const script = `export const a = ${JSON.stringify('ferry '.repeat(500))};`;
+    await fs.writeFile(path.join(dir, 'assets', 'a.js'), script);
+    await fs.writeFile(path.join(dir, 'index.html'), `<!doctype html>${'<p>x</p>'.repeat(100)}`);
+    await fs.writeFile(path.join(dir, 'tiny.css'), 'a{}');
+    await fs.writeFile(path.join(dir, 'image.png'), Buffer.alloc(4096));
+
+    await precompressDir(dir);
+
+    const read = (name: string) => fs.readFile(path.join(dir, name));
+    expect(zlib.brotliDecompressSync(await read('assets/a.js.br')).toString()).toBe(script);
+    expect(zlib.gunzipSync(await read('assets/a.js.gz')).toString()).toBe(script);
+    expect((await read('index.html.br')).length).toBeLessThan((await read('index.html')).length);
+    const names = await fs.readdir(dir);
+    expect(names.filter((n) => n.startsWith('tiny.css') || n.startsWith('image.png')).sort()).toEqual([
+      'image.png',
+      'tiny.css',
+    ]);
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+});

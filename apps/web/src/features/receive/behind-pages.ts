@@ -1,0 +1,19 @@
+import { lazy } from 'react';
+import { returnPagePath } from '../dashboard/return-page';
+import { receiveModeOf } from './receive-mode';
+
+// Each page behind the panel is a chunk of its own: the uploader never loads the receiver (and its QR code), nor
+// the receiver the uploader.
+const loadUploader = () => import('../../routes/uploader.route');
+const loadReceiver = () => import('../../routes/request-files.route');
+
+export const LazyUploaderRoute = lazy(loadUploader);
+export const LazyRequestFilesRoute = lazy(loadReceiver);
+
+/**
+ * Starts fetching the page that will show behind the panel at `pathname`, so the router can fetch it alongside
+ * the main layout instead of after it (one round trip less before the first paint).
+ */
+export function preloadBehindPage(pathname: string): Promise<unknown> {
+  return receiveModeOf(pathname, returnPagePath()) ? loadReceiver() : loadUploader();
+}
