@@ -160,6 +160,7 @@ describe('a request by link (S2)', () => {
     const items = (list.body as TransferListResponse).items;
     expect(items.map((i) => [i.id, i.type, i.direction])).toEqual([[created.transferId, 'S3', 'received']]);
     expect(items[0]!.link).toBe(`${ferry.baseUrl}/dl/${created.transferId}`);
+    expect(items[0]).toMatchObject({ senderEmail: 'carol@client.example', senderEmailVerified: false });
     const sent = await call(alice, 'GET', '/api/transfer/transfers?direction=sent');
     expect((sent.body as TransferListResponse).items).toEqual([]);
     const events = await call(alice, 'GET', `/api/transfer/transfers/${created.transferId}/events`);
@@ -306,6 +307,11 @@ describe('a request by e-mail (S1)', () => {
     expect(
       (await call(alice, 'GET', `/api/receive/received/${created.transferId}`)).body.uploader,
     ).toMatchObject({ email: carol, emailVerified: true });
+    const listed = await call(alice, 'GET', '/api/transfer/transfers?direction=received');
+    expect((listed.body as TransferListResponse).items[0]).toMatchObject({
+      senderEmail: carol,
+      senderEmailVerified: true,
+    });
 
     // Without a personal link, an S1 request asks for the uploader's address.
     const anonymous = await startUpload({ target: { kind: 'request', requestId: request.requestId } });
