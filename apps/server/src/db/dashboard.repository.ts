@@ -38,6 +38,7 @@ export interface TransferListRow {
   downloadCount: number;
   passwordProtected: boolean;
   senderEmail: string | null;
+  senderEmailVerified: boolean;
   direction: TransferDirection;
   recipientCount: number | null;
   /** The row's sort key as text, for the next page's cursor. */
@@ -119,6 +120,8 @@ export class DashboardRepository {
     const columns = sql`t.id, t.type, t.status, t.name, t.created_at AS "createdAt", t.expires_at AS "expiresAt",
       t.total_size AS "totalSize", t.file_count AS "fileCount", t.download_count AS "downloadCount",
       t.password_hash IS NOT NULL AS "passwordProtected", t.sender_email AS "senderEmail",
+      (t.type <> 'S3' OR EXISTS (SELECT 1 FROM transfer_events ev WHERE ev.transfer_id = t.id
+        AND ev.type = 'CREATED' AND ev.actor LIKE 'recipient:%')) AS "senderEmailVerified",
       ${sort.expr} AS sort_value, ${sort.text} AS "sortKey", t.id AS sort_id`;
     const branches: SQL[] = [];
     // The user's own transfers: sent, except received (S3) ones, which came in through their requests and inboxes.
@@ -150,6 +153,7 @@ export class DashboardRepository {
       downloadCount: r.downloadCount,
       passwordProtected: r.passwordProtected,
       senderEmail: r.senderEmail,
+      senderEmailVerified: r.senderEmailVerified,
       direction: r.direction,
       recipientCount: r.recipientCount,
       sortKey: r.sortKey,

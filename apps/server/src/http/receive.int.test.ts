@@ -146,6 +146,10 @@ describe('a request by link (S2)', () => {
     const mail = await sink.waitFor(to(alice.email));
     expect(mail.parsed.subject).toContain('Carol Client');
     expect(mail.parsed.subject).toContain('Tax documents');
+    // The address was typed on the page, never checked: the requester is not told it as fact.
+    expect(mail.parsed.text).toContain(
+      'Carol Client (carol@client.example, address not verified) uploaded 1 file for you',
+    );
     expect(mail.parsed.text).toContain('forms.pdf');
     expect(mail.parsed.text).toContain('Here they are.');
     expect(mail.parsed.text).toContain(`/dl/${created.transferId}`);
@@ -156,6 +160,7 @@ describe('a request by link (S2)', () => {
     const items = (list.body as TransferListResponse).items;
     expect(items.map((i) => [i.id, i.type, i.direction])).toEqual([[created.transferId, 'S3', 'received']]);
     expect(items[0]!.link).toBe(`${ferry.publicOrigin}/dl/${created.transferId}`);
+    expect(items[0]).toMatchObject({ senderEmail: 'carol@client.example', senderEmailVerified: false });
     const sent = await call(alice, 'GET', '/api/transfer/transfers?direction=sent');
     expect((sent.body as TransferListResponse).items).toEqual([]);
     const events = await call(alice, 'GET', `/api/transfer/transfers/${created.transferId}/events`);
@@ -164,7 +169,10 @@ describe('a request by link (S2)', () => {
       'UPLOADED',
       'AVAILABLE',
     ]);
-    expect(events.body.events[0].actor).toMatchObject({ kind: 'sender', email: 'carol@client.example' });
+    // The history names one uploader throughout ("Created" and "Upload finished"), as unverified.
+    const uploader = { kind: 'uploader', userId: null, email: 'carol@client.example' };
+    expect(events.body.events[0].actor).toEqual(uploader);
+    expect(events.body.events[1].actor).toEqual(uploader);
 
     // Downloadable by the requester…
     const q = `transferId=${created.transferId}&fileId=${created.files[0]!.id}`;
@@ -182,7 +190,12 @@ describe('a request by link (S2)', () => {
     const received = await call(alice, 'GET', `/api/receive/received/${created.transferId}`);
     expect(received.body).toMatchObject({
       point: { kind: 'request', id: request.requestId, title: 'Tax documents', viaPush: false },
-      uploader: { name: 'Carol Client', email: 'carol@client.example', message: 'Here they are.' },
+      uploader: {
+        name: 'Carol Client',
+        email: 'carol@client.example',
+        emailVerified: false,
+        message: 'Here they are.',
+      },
     });
     expect((await call(bob, 'GET', `/api/receive/received/${created.transferId}`)).status).toBe(404);
     expect((await call(alice, 'GET', `/api/receive/requests/${request.requestId}`)).body.uploadCount).toBe(1);
@@ -299,14 +312,26 @@ describe('a request by e-mail (S1)', () => {
     );
     const notified = await sink.waitFor(to(alice.email));
     expect(notified.parsed.text).toContain(carol);
+    // A personal link was mailed to Carol: her address is hers, said without a warning, in every view.
+    expect(notified.parsed.text).not.toContain('not verified');
+    const history = await call(alice, 'GET', `/api/transfer/transfers/${created.transferId}/events`);
+    expect(history.body.events.slice(0, 2).map((e: { actor: unknown }) => e.actor)).toEqual([
+      { kind: 'recipient', userId: null, email: carol },
+      { kind: 'recipient', userId: null, email: carol },
+    ]);
     const view = await call(alice, 'GET', `/api/receive/requests/${request.requestId}`);
     const byEmail = Object.fromEntries((view.body as ReceiveRequestView).recipients.map((r) => [r.email, r]));
     expect(byEmail[carol]!.uploadedAt).not.toBeNull();
     expect(byEmail[dave]!.uploadedAt).toBeNull();
     expect(byEmail[carol]!.delivery).toBe('sent');
     expect(
-      (await call(alice, 'GET', `/api/receive/received/${created.transferId}`)).body.uploader.email,
-    ).toBe(carol);
+      (await call(alice, 'GET', `/api/receive/received/${created.transferId}`)).body.uploader,
+    ).toMatchObject({ email: carol, emailVerified: true });
+    const listed = await call(alice, 'GET', '/api/transfer/transfers?direction=received');
+    expect((listed.body as TransferListResponse).items[0]).toMatchObject({
+      senderEmail: carol,
+      senderEmailVerified: true,
+    });
 
     // Without a personal link, an S1 request takes nothing, whatever address is given, and shows no page.
     const anonymous = await startUpload({

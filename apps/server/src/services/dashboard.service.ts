@@ -87,6 +87,7 @@ export class DashboardService {
         downloadCount: r.direction === 'sent' ? r.downloadCount : null,
         passwordProtected: r.passwordProtected,
         senderEmail: r.senderEmail,
+        senderEmailVerified: r.senderEmailVerified,
         direction: r.direction,
         ...(files ? { files: files.get(r.id) ?? [] } : {}),
       })),

@@ -159,7 +159,13 @@ export class ReceiveService {
     const uploadToken = randomToken();
     const now = this.now();
     const files = newFileRows(id, upload.files);
-    const actor = uploaderEmail ? `sender:${uploaderEmail}` : 'anonymous';
+    // A personal link (S1 request) was mailed to its recipient: that address is theirs. Any other address was
+    // typed by the visitor and never checked: recorded as such, so no view shows it as fact.
+    const actor = point.recipient
+      ? `recipient:${point.recipient.email}`
+      : uploaderEmail
+        ? `uploader:${uploaderEmail}`
+        : 'anonymous';
     try {
       await this.transfers.create(
         {
@@ -256,6 +262,8 @@ export class ReceiveService {
     await this.transferService.complete(transferId, token, clientFiles, {
       userId: null,
       plan: 'NONE',
+      // "Upload finished" names the same uploader as "Created", not "an anonymous sender".
+      recordedAs: await this.uploaderActor(transferId),
       ip: ctx.ip,
       origin: ctx.origin,
     });
@@ -281,6 +289,24 @@ export class ReceiveService {
       receivedAt: uploaded ? uploaded.createdAt.toISOString() : null,
       receiptSentTo: row?.receiptTo ?? null,
     };
+  }
+
+  /** The actor the upload was created with (its CREATED event): see createUpload. */
+  private async uploaderActor(transferId: string): Promise<string> {
+    const created = (await this.transfers.events(transferId)).find((e) => e.type === 'CREATED');
+    return created?.actor ?? 'anonymous';
+  }
+
+  /**
+   * Whether the uploader's address is known to be theirs: the upload came through a personal link mailed to it
+   * (a `recipient:` uploader, or a row still tied to the request's recipient). A typed address never is.
+   */
+  private uploaderEmailVerified(
+    row: { recipientId: number | null },
+    events: ReadonlyArray<{ type: string; actor: string }>,
+  ): boolean {
+    if (row.recipientId !== null) return true;
+    return events.find((e) => e.type === 'CREATED')?.actor.startsWith('recipient:') ?? false;
   }
 
   /** Who receives: a request's requester as they signed it; for an inbox, its title says it (null here). */
@@ -318,6 +344,7 @@ export class ReceiveService {
       uploader: {
         name: row.uploaderName,
         email: row.uploaderEmail,
+        emailVerified: row.uploaderEmail !== null && this.uploaderEmailVerified(row, events),
         message: row.message,
         answers: row.answers,
       },
@@ -356,6 +383,7 @@ export class ReceiveService {
         {
           uploaderName: row.uploaderName,
           uploaderEmail: row.uploaderEmail,
+          uploaderEmailVerified: this.uploaderEmailVerified(row, await this.transfers.events(transferId)),
           pointTitle: row.pointTitle,
           message: row.message,
           answers: row.answers,

@@ -39,6 +39,12 @@ import {
 export interface Actor {
   userId: string | null;
   plan: PlanType;
+  /**
+   * How the history names who acts when it is neither a signed-in user nor an anonymous visitor: an uploader
+   * through a receive page (`uploader:<typed address>` or `recipient:<address of the personal link>`), so that
+   * every event of one upload names the same person.
+   */
+  recordedAs?: string;
   /** The signed-in user's (verified) address. */
   email?: string;
   /** The account's own limit settings (PUT /transfer/limits/{id}/by-user). */
@@ -702,6 +708,7 @@ export function checksumMismatchError(mismatched: readonly ChecksumMismatch[]): 
 }
 
 export function actorName(actor: Actor): string {
+  if (actor.recordedAs) return actor.recordedAs;
   return actor.userId ? `user:${actor.userId}` : 'anonymous';
 }
 

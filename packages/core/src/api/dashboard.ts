@@ -97,6 +97,11 @@ export const TransferListItem = z.object({
   passwordProtected: z.boolean(),
   /** Who sent it (the address on the transfer). */
   senderEmail: z.string().nullable(),
+  /**
+   * False for a received (S3) upload whose address the uploader typed on a receive page (nobody checked it: show
+   * it as "not verified"); true otherwise (an account, a confirmed sender, a request's personal link).
+   */
+  senderEmailVerified: z.boolean(),
   direction: z.enum(TRANSFER_DIRECTIONS),
   /** With `withFiles=true` only. */
   files: z.array(TransferListFile).optional(),

@@ -521,6 +521,11 @@ export const ReceivedUploadView = z.object({
   uploader: z.object({
     name: z.string().nullable(),
     email: z.string().nullable(),
+    /**
+     * Whether `email` is known to be the uploader's: true for an upload through a request's personal link
+     * (mailed to that address); false when the uploader typed it on a receive page (never checked).
+     */
+    emailVerified: z.boolean(),
     message: z.string().nullable(),
     answers: z.array(z.object({ questionId: z.string(), label: z.string(), answer: z.string() })),
   }),

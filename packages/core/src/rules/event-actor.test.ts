@@ -12,6 +12,11 @@ describe('event actors', () => {
       email: 'bob@example.com',
     });
     expect(parseEventActor('sender:unknown')).toEqual({ kind: 'sender', userId: null, email: null });
+    expect(parseEventActor('uploader:erin@example.com')).toEqual({
+      kind: 'uploader',
+      userId: null,
+      email: 'erin@example.com',
+    });
     expect(parseEventActor('downloader:x:y@example.com').email).toBe('x:y@example.com');
   });
 
@@ -26,6 +31,7 @@ describe('event actors', () => {
       { kind: 'anonymous', userId: null, email: null },
       { kind: 'system', userId: null, email: null },
       { kind: 'recipient', userId: null, email: 'r@example.com' },
+      { kind: 'uploader', userId: null, email: 'u@example.com' },
       { kind: 'downloader', userId: null, email: 'd@example.com' },
     ];
     for (const a of actors) expect(parseEventActor(formatEventActor(a))).toEqual(a);

@@ -1,9 +1,15 @@
-/** Who a transfer event is recorded for. Stored as one string: `user:<id>`, `recipient:<email>`, `system`, … */
+/**
+ * Who a transfer event is recorded for. Stored as one string: `user:<id>`, `recipient:<email>`, `system`, …
+ * `uploader:<email>` is someone who uploaded through a receive page and typed that address: nobody checked it,
+ * so it is shown as "(address not verified)". An upload through a request's personal link (S1) is recorded as
+ * `recipient:<email>`: the link was mailed to that address.
+ */
 export const EVENT_ACTOR_KINDS = [
   'user',
   'anonymous',
   'sender',
   'recipient',
+  'uploader',
   'downloader',
   'system',
 ] as const;
@@ -32,7 +38,7 @@ export function parseEventActor(stored: string): EventActor {
   const kind = colon > 0 ? stored.slice(0, colon) : '';
   const rest = stored.slice(colon + 1);
   if (kind === 'user' && rest) return { kind: 'user', userId: rest, email: null };
-  if ((kind === 'sender' || kind === 'recipient' || kind === 'downloader') && rest)
+  if ((kind === 'sender' || kind === 'recipient' || kind === 'uploader' || kind === 'downloader') && rest)
     return { kind, userId: null, email: rest === 'unknown' ? null : rest };
   return { kind: 'system', userId: null, email: null };
 }

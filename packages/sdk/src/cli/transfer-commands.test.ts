@@ -97,6 +97,7 @@ const item = (id: string): TransferListItem => ({
   totalSize: 10,
   fileCount: 1,
   recipientCount: 0,
+  senderEmailVerified: true,
   downloadCount: 0,
   passwordProtected: false,
   senderEmail: 'ann@example.com',

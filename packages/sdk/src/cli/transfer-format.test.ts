@@ -20,6 +20,7 @@ const item = (over: Partial<TransferListItem> = {}): TransferListItem => ({
   totalSize: 1_234_567,
   fileCount: 2,
   recipientCount: 0,
+  senderEmailVerified: true,
   downloadCount: 3,
   passwordProtected: false,
   senderEmail: 'ann@example.com',

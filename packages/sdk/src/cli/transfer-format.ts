@@ -91,6 +91,8 @@ function actorOf(event: TransferEventView, ownerId: string | null): string {
   if (kind === 'user') return userId && userId === ownerId ? 'you' : `user ${userId ?? '?'}`;
   if (kind === 'system') return 'Ferry';
   if (kind === 'anonymous') return 'anonymous sender';
+  // An address typed on a receive page was never checked.
+  if (kind === 'uploader') return `uploader ${printable(email ?? 'unknown')} (address not verified)`;
   return `${kind} ${printable(email ?? 'unknown')}`;
 }
 

@@ -53,6 +53,7 @@ describe('uploadReceived and uploadReceipt', () => {
     const mail = await uploadReceived(ctx('en'), {
       uploaderName: 'Bob',
       uploaderEmail: 'bob@example.com',
+      uploaderEmailVerified: true,
       pointTitle: 'Invoices',
       message: 'Here.',
       answers: [
@@ -69,6 +70,41 @@ describe('uploadReceived and uploadReceipt', () => {
     expect(mail.text).toContain('Order: A-42');
     expect(mail.text).not.toContain('Empty:');
     expect(mail.text).toContain('See the files: https://ferry.example/dl/AbCdEf0123456789');
+  });
+
+  it.each([
+    [
+      'en',
+      'Erin',
+      'Erin sent you files for “Invoices”',
+      'Erin (erin@example.com, address not verified) uploaded 2 files for you',
+    ],
+    [
+      'en',
+      null,
+      'erin@example.com (address not verified) sent you files for “Invoices”',
+      'erin@example.com (address not verified) uploaded 2 files for you',
+    ],
+    ['fr', 'Erin', null, 'Erin (erin@example.com, adresse non vérifiée)'],
+  ])('never give a typed address as fact (%s, name %s)', async (lng, name, subject, text) => {
+    const mail = await uploadReceived(ctx(lng as 'en' | 'fr'), {
+      uploaderName: name,
+      uploaderEmail: 'erin@example.com',
+      uploaderEmailVerified: false,
+      pointTitle: 'Invoices',
+      message: null,
+      answers: [],
+      files: [
+        { name: 'a.pdf', size: 1500 },
+        { name: 'b.pdf', size: 10 },
+      ],
+      totalSize: 1510,
+      expiresAt,
+      transferUrl: 'https://ferry.example/dl/AbCdEf0123456789',
+    });
+    if (subject) expect(mail.subject).toBe(subject);
+    expect(mail.text).toContain(text);
+    expect(mail.html).toContain(lng === 'en' ? 'address not verified' : 'adresse non vérifiée');
   });
 
   it('give the uploader each file’s SHA-256 and no link', async () => {

@@ -5,6 +5,11 @@ import { type MailBlock, type RenderedMail, renderMail } from './layout.js';
 export interface UploadReceivedInput {
   uploaderName: string | null;
   uploaderEmail: string | null;
+  /**
+   * False when the uploader typed the address on a receive page (nobody checked it): the mail then says
+   * "(address not verified)" wherever the address appears. True for a request's personal link.
+   */
+  uploaderEmailVerified: boolean;
   /** The request subject or inbox title the files came through. */
   pointTitle: string | null;
   message: string | null;
@@ -20,17 +25,23 @@ export interface UploadReceivedInput {
 export async function uploadReceived(ctx: MailContext, input: UploadReceivedInput): Promise<RenderedMail> {
   const k = mailKit(ctx);
   const { t } = k;
-  const uploader = k.personShort(input.uploaderName, input.uploaderEmail);
+  const name = input.uploaderName?.trim() || null;
+  const email = input.uploaderEmail?.trim() || null;
+  const unverified = email !== null && !input.uploaderEmailVerified;
+  // The typed address is shown as what it is: a claim. With a name: "Erin (erin@…, address not verified)".
+  const person = !unverified
+    ? k.person(name, email)
+    : name
+      ? t('person_unverified', { name, email })
+      : t('email_unverified', { email });
+  const uploader = name ?? (unverified ? t('email_unverified', { email }) : k.personShort(name, email));
   const point = input.pointTitle?.trim();
-  const heading = t('upload_received_heading', {
-    uploader: k.person(input.uploaderName, input.uploaderEmail),
-    count: input.files.length,
-  });
+  const heading = t('upload_received_heading', { uploader: person, count: input.files.length });
   const blocks: MailBlock[] = [
     {
       kind: 'facts',
       rows: [
-        { label: t('upload_received_from'), value: k.person(input.uploaderName, input.uploaderEmail) },
+        { label: t('upload_received_from'), value: person },
         ...(point ? [{ label: t('upload_received_through'), value: point }] : []),
         { label: t('expires_label'), value: k.dateTime(input.expiresAt) },
         ...input.answers

@@ -42,7 +42,11 @@ describe('header user menu', () => {
     const button = byTestId(root, 'user-menu-button');
     const panel = byTestId(root, 'user-menu');
     expect(button.getAttribute('aria-expanded')).toBe('false');
-    expect(button.getAttribute('aria-label')).toBe('Account menu for ada@example.com');
+    expect(button.getAttribute('aria-label')).toBe('A ada@example.com: account menu');
+    // Label in name (WCAG 2.5.3): the accessible name contains the visible text, letter included, in order.
+    const visible = [...button.querySelectorAll('span')].map((s) => s.textContent).join(' ');
+    expect(visible).toBe('A ada@example.com');
+    expect(button.getAttribute('aria-label')?.startsWith(visible)).toBe(true);
     expect(button.getAttribute('aria-controls')).toBe(panel.id);
     expect(panel.hidden).toBe(true);
     expect(button.querySelector('.avatar')?.textContent).toBe('A');

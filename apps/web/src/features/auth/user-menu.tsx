@@ -93,7 +93,12 @@ export function UserMenu() {
         className="user-menu-button"
         aria-expanded={open}
         aria-controls={`${id}-panel`}
-        aria-label={t('auth:menu_label', { email: user.email })}
+        // The name starts with what the button shows (its letter, then the address; WCAG 2.5.3 label in name),
+        // so speech users can say what they see.
+        aria-label={t('auth:menu_label', {
+          initial: initialOf(user.displayName, user.email),
+          email: user.email,
+        })}
         onClick={() => setOpen((v) => !v)}
         data-testid="user-menu-button"
       >

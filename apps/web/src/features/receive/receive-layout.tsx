@@ -13,6 +13,7 @@ import { LogoMark } from '../../components/icons';
 import { LanguageSwitcher } from '../../components/language-switcher';
 import { useScrollToTop } from '../../hooks/use-scroll-to-top';
 import { PRODUCT_NAME } from '../../lib/config';
+import { textOn } from '../../lib/contrast';
 import { useAuth } from '../auth/auth-context';
 import { SignBackInDialog } from '../auth/sign-back-in-dialog';
 import { UserMenu } from '../auth/user-menu';
@@ -52,6 +53,8 @@ export function themeStyle(theme: PageTheme | null): CSSProperties | undefined {
     '--color-action-hover': darken(theme.actionColor, 0.15),
     '--color-start': theme.startbtnColor,
     '--color-start-hover': darken(theme.startbtnColor, 0.12),
+    // The owner's start colour with whichever of white or black reads better on it (and on its hover).
+    '--color-start-text': textOn(theme.startbtnColor),
     '--color-focus': theme.startbtnColor,
   } as CSSProperties;
 }

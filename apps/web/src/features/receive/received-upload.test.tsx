@@ -26,6 +26,7 @@ describe('who sent a received transfer (dashboard detail)', () => {
           uploader: {
             name: 'Bob',
             email: 'bob@example.com',
+            emailVerified: true,
             message: 'Pages 1 to 3',
             answers: [{ questionId: 'q1', label: 'Project number', answer: '42' }],
           },

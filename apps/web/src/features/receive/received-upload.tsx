@@ -37,7 +37,13 @@ export function ReceivedUpload({
           ? t('uploader:receive.received_via_request', { title: view.point.title ?? view.point.id })
           : t('uploader:receive.received_via_inbox', { title: view.point.title ?? '' })
     : null;
-  const who = view ? [view.uploader.name, view.uploader.email].filter(Boolean).join(' · ') : '';
+  // An address typed on a receive page was never checked: it is shown as such, not as who sent the files.
+  const email =
+    view?.uploader.email &&
+    (view.uploader.emailVerified
+      ? view.uploader.email
+      : t('uploader:receive.received_email_unverified', { email: view.uploader.email }));
+  const who = view ? [view.uploader.name, email].filter(Boolean).join(' · ') : '';
   return (
     <section
       className="panel dashboard-card transfer-section received-upload"

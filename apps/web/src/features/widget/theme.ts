@@ -1,5 +1,6 @@
 import { DEFAULT_RECEIVE_THEME, type ReceiveTheme } from '@ferry/core';
 import type { CSSProperties } from 'react';
+import { textOn } from '../../lib/contrast';
 
 /** Spec §3 branding colours, each filled in. */
 export type FilledTheme = { backgroundColor: string; actionColor: string; startbtnColor: string };
@@ -32,37 +33,7 @@ export function fillTheme(
   };
 }
 
-function channel(value: number): number {
-  const c = value / 255;
-  return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-}
-
-/** WCAG relative luminance of a hex colour. */
-export function luminance(hex: string): number {
-  const full = normalizeHex(hex) ?? '#000000';
-  const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(full.slice(i, i + 2), 16)) as [
-    number,
-    number,
-    number,
-  ];
-  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-}
-
-export function contrastRatio(a: string, b: string): number {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
-  return (hi + 0.05) / (lo + 0.05);
-}
-
-const LIGHT_TEXT = '#ffffff';
-// Black (not the app's dark grey): with white, it gives every colour a contrast of at least 4.5:1.
-const DARK_TEXT = '#000000';
-
-/** White or dark text, whichever reads better on `background` (any owner colour stays legible). */
-export function textOn(background: string): string {
-  return contrastRatio(background, LIGHT_TEXT) >= contrastRatio(background, DARK_TEXT)
-    ? LIGHT_TEXT
-    : DARK_TEXT;
-}
+export { contrastRatio, luminance, textOn } from '../../lib/contrast';
 
 /**
  * The theme as CSS custom properties (set through the CSSOM, which the strict CSP allows): the header band,

@@ -51,6 +51,43 @@ describe('/dashboard/transfers/:id', () => {
     await settle();
   }
 
+  it('shows a received upload’s typed address as not verified, the same in every event and the facts', async () => {
+    const uploader = { kind: 'uploader' as const, userId: null, email: 'erin@example.com' };
+    const received = transferDetail({
+      type: 'S3',
+      events: [
+        { type: 'CREATED', at: '2030-01-01T10:00:00.000Z', actor: uploader, data: {} },
+        { type: 'UPLOADED', at: '2030-01-01T10:05:00.000Z', actor: uploader, data: {} },
+      ],
+    });
+    const { root } = await open({
+      [DETAIL]: () => json(received),
+      [`GET /api/receive/received/${ID}`]: () =>
+        json({
+          transferId: ID,
+          point: { kind: 'request', id: 'tax-2030', title: 'Tax forms', widgetId: null, viaPush: false },
+          uploader: {
+            name: 'Erin',
+            email: 'erin@example.com',
+            emailVerified: false,
+            message: null,
+            answers: [],
+          },
+          receivedAt: '2030-01-01T10:05:00.000Z',
+        }),
+    });
+    const who = [...root.querySelectorAll('[data-testid="transfer-event"]')].map(
+      (li) => li.textContent?.split(' · ')[1],
+    );
+    expect(who).toEqual([
+      'erin@example.com (address not verified)',
+      'erin@example.com (address not verified)',
+    ]);
+    expect(byTestId(root, 'received-from').textContent).toBe(
+      'Erin · erin@example.com (address not verified)',
+    );
+  });
+
   it('shows the files with a copyable SHA-256, the recipient’s timeline and the history in words', async () => {
     const writeText = vi.fn(async () => {});
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });

@@ -3,13 +3,18 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
 import { useAuth } from '../../auth/auth-context';
 
-function useActor() {
+function useActor(transfer: Pick<TransferDetail, 'type'>) {
   const { t } = useTranslation();
   const { state } = useAuth();
   return (actor: TransferEventView['actor']): string => {
     if (actor.kind === 'user' && actor.userId !== null && actor.userId === state.user?.uid) {
       return t('account:transfer.actor_you');
     }
+    // An address typed on a receive page (and, in older histories of received transfers, a "sender") was
+    // never checked: never shown as fact.
+    const unverified = actor.kind === 'uploader' || (actor.kind === 'sender' && transfer.type === 'S3');
+    if (actor.email && unverified)
+      return t('account:transfer.actor_email_unverified', { email: actor.email });
     if (actor.email) return actor.email;
     return t(`account:transfer.actor_${actor.kind}`);
   };
@@ -18,7 +23,7 @@ function useActor() {
 /** The transfer's history (spec §3 events), newest first, each as words with who and when. */
 export function TransferEvents({ transfer }: { transfer: TransferDetail }) {
   const { t, i18n } = useTranslation();
-  const actorName = useActor();
+  const actorName = useActor(transfer);
   const events = [...transfer.events].reverse();
   return (
     <section className="panel dashboard-card transfer-section" aria-labelledby="transfer-events-title">

@@ -128,6 +128,14 @@ describe('/dashboard/transfers', () => {
         ? json(
             listPage([
               listItem({ direction: 'received', senderEmail: 'bob@example.com', recipientCount: null }),
+              listItem({
+                id: 'UpLoAdEdThRoUgH1',
+                type: 'S3',
+                direction: 'received',
+                senderEmail: 'erin@example.com',
+                senderEmailVerified: false,
+                recipientCount: null,
+              }),
             ]),
           )
         : json(listPage([])),
@@ -136,8 +144,13 @@ describe('/dashboard/transfers', () => {
     await click(byTestId(root, 'direction-received'));
     await settle();
     expect(byTestId(root, 'direction-received').getAttribute('aria-pressed')).toBe('true');
-    expect(byTestId(root, 'transfer-activity').textContent).toBe('From bob@example.com');
-    expect(byTestId(root, 'transfer-name').getAttribute('href')).toBe('/dl/AbCdEfGhIjKlMnOp');
+    const [bob, erin] = rows(root) as HTMLElement[];
+    expect(byTestId(bob as HTMLElement, 'transfer-activity').textContent).toBe('From bob@example.com');
+    expect(byTestId(bob as HTMLElement, 'transfer-name').getAttribute('href')).toBe('/dl/AbCdEfGhIjKlMnOp');
+    // Typed on a request page, never checked: not shown as who sent it.
+    expect(byTestId(erin as HTMLElement, 'transfer-activity').textContent).toBe(
+      'From erin@example.com (address not verified)',
+    );
     expect(api.to(LIST).at(-1)?.query.get('direction')).toBe('received');
   });
 

@@ -18,7 +18,9 @@ function useRowText(item: TransferListItem) {
       : t('account:transfers.expires_on', { date: formatDate(item.expiresAt, i18n.language) }),
     activity:
       item.direction === 'received'
-        ? t('account:transfers.from', { email: item.senderEmail ?? t('account:unknown') })
+        ? item.senderEmail && !item.senderEmailVerified
+          ? t('account:transfers.from_unverified', { email: item.senderEmail })
+          : t('account:transfers.from', { email: item.senderEmail ?? t('account:unknown') })
         : [
             t('account:transfers.downloads', { count: item.downloadCount ?? 0 }),
             item.recipientCount !== null && item.type === 'S1'

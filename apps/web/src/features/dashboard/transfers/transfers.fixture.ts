@@ -15,6 +15,7 @@ export function listItem(overrides: Partial<TransferListItem> = {}): TransferLis
     totalSize: 1_500_000,
     fileCount: 2,
     recipientCount: 3,
+    senderEmailVerified: true,
     downloadCount: 1,
     passwordProtected: false,
     senderEmail: 'ada@example.com',
