@@ -62,6 +62,8 @@ export function registerClientLimits(
 
 /** Closes the connection when the request's body stops arriving; a request without a body is not timed. */
 function watchBody(req: IncomingMessage, res: ServerResponse, idleMs: number, dropped: () => void): void {
+  // An injected request (tests, light-my-request) has no real socket to time.
+  if (typeof req.socket?.setTimeout !== 'function') return;
   const chunked = req.headers['transfer-encoding'] !== undefined;
   if (idleMs <= 0 || req.complete || (!chunked && !(Number(req.headers['content-length']) > 0))) return;
   // Node restarts the socket's idle timer on every chunk. The listener sits on the response so that Node leaves

@@ -40,9 +40,16 @@ describe('the enterprise contact form', () => {
   it('stores the request, mails it to SALES_EMAIL with Reply-To the person, and acknowledges in their language', async () => {
     const email = address('chloe');
     const message = 'We are 300 people.\nWe need SSO and a region lock.';
-    const res = await contact('198.51.100.1', {
+    // A line break in the company (a header injection attempt in the mail's subject) is refused outright.
+    const injected = await contact('198.51.100.1', {
       email,
       company: 'Acme\r\nBcc: victim@example.com',
+      locale: 'fr',
+    });
+    expect(injected.status).toBe(400);
+    expect(JSON.stringify(injected.body)).toContain('company');
+    const res = await contact('198.51.100.1', {
+      email,
       phone: '+33 1 23 45 67 89',
       teamSize: 300,
       message,
@@ -62,8 +69,8 @@ describe('the enterprise contact form', () => {
     });
 
     const toSales = await sink.waitFor((m) => m.to.includes(SALES));
-    // The company's line break cannot add a header.
-    expect(toSales.parsed.subject).toBe('Enterprise enquiry from Acme Bcc: victim@example.com');
+    expect(toSales.parsed.subject).toBe('Enterprise enquiry from Acme SA');
+    expect(toSales.parsed.headers.get('bcc')).toBeUndefined();
     expect(toSales.to).toEqual([SALES]);
     expect(toSales.parsed.replyTo?.value[0]?.address).toBe(email);
     expect(toSales.parsed.text).toContain('Chloé Martin');
