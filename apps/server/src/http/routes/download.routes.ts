@@ -84,7 +84,7 @@ export const downloadRoutes =
         },
       },
       async (request) => {
-        await downloads.checkPassword(request.body.transferId, request.body.password, ctx(request));
+        await downloads.checkPassword(request.body, ctx(request));
         return { ok: true as const };
       },
     );
