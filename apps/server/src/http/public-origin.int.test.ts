@@ -213,7 +213,7 @@ describe('mails about a row whose stored origin is forged', () => {
     expectPublicLinks(await waitForMail(dave), `/dl/${transferId}?userSecret=`);
   });
 
-  it('a file request: its link, the mails to the people asked and their reminder', async () => {
+  it('a file request: its link, the mails to the people asked, their reminder and the upload notification', async () => {
     const owner = await signedInAccount(ferry.baseUrl, `req-${process.pid}@people.example`, waitForMail);
     const erin = `erin-${process.pid}@clients.example`;
     const created = await api(ferry.baseUrl, '/api/receive/requests', {
@@ -237,5 +237,36 @@ describe('mails about a row whose stored origin is forged', () => {
     expect((await ferry.notifications.tick()).requestsReminded).toBe(1);
     const reminder = await sink.waitFor((m) => m.to.includes(erin) && m !== first);
     expectPublicLinks(reminder, `/r/${requestId}?userSecret=`);
+
+    // Erin uploads: the requester's mail links to the received transfer, stored with a forged origin too.
+    sink.messages.length = 0;
+    const data = Buffer.from('the files asked for');
+    const started = await api(ferry.baseUrl, '/api/receive/uploads', {
+      method: 'POST',
+      json: {
+        target: {
+          kind: 'request',
+          requestId,
+          userSecret: /\?userSecret=([A-Za-z0-9_-]+)/.exec(first.parsed.text || '')![1]!,
+        },
+        uploaderEmail: erin,
+        files: [{ name: 'asked.pdf', size: data.length }],
+      },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const upload = started.body;
+    await query(ferry, 'UPDATE transfers SET origin = $2 WHERE id = $1', [upload.transferId, EVIL_ORIGIN]);
+    await new TusTestClient(ferry.baseUrl, upload.uploadToken).upload(
+      upload.transferId,
+      upload.files[0].id,
+      data,
+    );
+    const done = await api(ferry.baseUrl, `/api/receive/uploads/${upload.transferId}/complete`, {
+      method: 'POST',
+      headers: { 'x-upload-token': upload.uploadToken },
+      json: { files: [{ id: upload.files[0].id, sha256: sha256(data) }] },
+    });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expectPublicLinks(await waitForMail(owner.email), `/dl/${upload.transferId}`);
   });
 });
