@@ -16,6 +16,7 @@ import { oidcRoutes } from './auth/oidc.routes.js';
 import type { Config } from './config.js';
 import { proxyTrust } from './http/client-address.js';
 import { registerClientLimits } from './http/client-limits.js';
+import { refuseApiHead } from './http/head-requests.js';
 import {
   clientErrorHandler,
   frameworkErrorHandler,
@@ -124,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
+  refuseApiHead(app as unknown as FastifyInstance);
   registerClientLimits(app as unknown as FastifyInstance, trust, config.clientLimits, deps.metrics);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Locker } from '@tus/utils';
@@ -237,6 +238,10 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       config.productName,
       logger.child({ component: 'auth' }),
     );
+    // Links in mails start with the public origin asked at send time; with PORT=0 that is the port the app is
+    // given when it listens, known only once the app below exists.
+    let appServer: Server | undefined;
+    const publicOrigin = () => publicOriginOf(config, appServer);
     const notifications = new NotificationService(
       repo,
       new PgNotificationRepository(database.pool),
@@ -247,6 +252,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       uploads,
       config.notifications,
       config.productName,
+      publicOrigin,
       logger.child({ component: 'notifications' }),
     );
     mailJob.onUndeliverable(async (mail, reason) => {
@@ -344,6 +350,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
           ...DEFAULT_RECEIVE_RATE_LIMITS,
           passwords: { attempts: config.passwordAttempts, windowSeconds: config.passwordWindowSeconds },
         },
+        publicOrigin,
       },
     );
     const receiveRequests = new ReceiveRequestService(
@@ -355,6 +362,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       {
         productName: config.productName,
         expiryReminderHours: config.notifications.expiryReminderHours,
+        publicOrigin,
       },
     );
     notifications.onReceive({
@@ -455,6 +463,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       ),
       uploadStore,
     });
+    appServer = app.server;
     const connections = new ConnectionTracker(app.server);
     cleanups.push(() => connections.drain(() => app.close(), config.shutdownGraceSeconds * 1000));
     const metricsServer = new MetricsServer(metrics);

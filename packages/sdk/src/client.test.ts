@@ -140,6 +140,17 @@ describe('FerryClient', () => {
     expect(limited.codes).toEqual(['RATE_LIMITED']);
   });
 
+  it("checks an S1 transfer's password with the personal link's secret, and without one otherwise", async () => {
+    const { fetch, calls } = fakeFetch([json(200, { ok: true }), json(200, { ok: true })]);
+    const client = new FerryClient({ server: 'http://h:1', fetch });
+    await client.checkPassword('AbCdEfGh12345678', 'pw', 's3cr3t');
+    await client.checkPassword('AbCdEfGh12345678', 'pw');
+    expect(calls.map((c) => JSON.parse(String(c.init?.body)))).toEqual([
+      { transferId: 'AbCdEfGh12345678', password: 'pw', userSecret: 's3cr3t' },
+      { transferId: 'AbCdEfGh12345678', password: 'pw' },
+    ]);
+  });
+
   it('creates an S1 transfer with its recipients, sender and verification token', async () => {
     const { fetch, calls } = fakeFetch([
       json(201, {

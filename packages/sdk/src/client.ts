@@ -620,11 +620,12 @@ export class FerryClient {
    * `POST /transfer/downloads/check-password`: resolves when the password is right. As spec §8 says, 429 is
    * "rate limited" and any other refusal means a wrong password (code `WRONG_PASSWORD`).
    */
-  async checkPassword(transferId: string, password: string): Promise<true> {
+  async checkPassword(transferId: string, password: string, userSecret?: string): Promise<true> {
     try {
       await this.request('POST', '/transfer/downloads/check-password', {
         schema: CheckPasswordResponse,
-        body: { transferId, password },
+        // An S1 transfer's password is checked only with a personal link's secret (or for its owner).
+        body: { transferId, password, ...(userSecret ? { userSecret } : {}) },
         idempotent: false, // each try counts against the rate limit
       });
       return true;

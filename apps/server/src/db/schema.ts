@@ -55,7 +55,11 @@ export const transfers = pgTable(
     remindedFor: ts('reminded_for'),
     /** Storage region the bytes live in (spec §3 forcedRegion); null: the main storage. */
     storageRegion: text('storage_region'),
-    /** The address links in this transfer's e-mails start with (PUBLIC_URL, or the origin it was created at). */
+    /**
+     * The public origin when the transfer was created, kept for information only: links (in mails too) are built
+     * from the public origin at send time, since rows made before links stopped following the request's Host may
+     * hold a forged one.
+     */
     origin: text('origin'),
     /** When the expiry sweep deleted the bytes; the metadata stays. */
     expiredAt: ts('expired_at'),
@@ -561,6 +565,7 @@ export const receiveRequests = pgTable(
       .default(sql`'{}'::jsonb`),
     locale: text('locale'),
     timeZone: text('time_zone'),
+    /** The public origin when the request was created, for information only: its links use today's (see transfers). */
     origin: text('origin'),
     /** When the asked people who had not uploaded were reminded (once). */
     remindedAt: ts('reminded_at'),

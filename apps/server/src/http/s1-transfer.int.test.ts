@@ -485,6 +485,43 @@ describe('S1: send by e-mail', () => {
     expect(await ferry.notifications.remindDue()).toBe(0);
   });
 
+  it('checks the password of an S1 transfer only with a personal link, as info does: the bare link guesses nothing', async () => {
+    ferry = await start({ ANONYMOUS_SENDER_VERIFICATION: 'false' });
+    const created = await sendTransfer(ferry.baseUrl, [{ name: 'a.txt', data: randomFile(10) }], {
+      type: 'S1',
+      senderEmail: SENDER,
+      recipients: [BOB],
+      password: 'open sesame',
+    });
+    const bob = personalLink(await sink.waitFor(to(BOB)));
+    const check = (body: Record<string, string>) =>
+      api(ferry.baseUrl, '/api/transfer/downloads/check-password', {
+        method: 'POST',
+        json: { transferId: created.transferId, ...body },
+      });
+    const info = await api(ferry.baseUrl, `/api/transfer/downloads/info?transferId=${created.transferId}`);
+    expect([info.status, info.body.codes]).toEqual([404, ['TRANSFER_NOT_FOUND']]);
+    // Without a secret, or with one that is nobody's: the same 404 as info, the right password too.
+    for (const body of [
+      { password: 'open sesame' },
+      { password: 'a guess' },
+      { password: 'open sesame', userSecret: 'not-a-secret' },
+    ]) {
+      const refused = await check(body);
+      expect([refused.status, refused.body.codes], JSON.stringify(body)).toEqual([
+        404,
+        ['TRANSFER_NOT_FOUND'],
+      ]);
+    }
+    // With Bob's personal link: a wrong password is wrong, the right one opens.
+    const wrong = await check({ password: 'a guess', userSecret: bob.userSecret });
+    expect([wrong.status, wrong.body.codes]).toEqual([403, ['WRONG_PASSWORD']]);
+    expect((await check({ password: 'open sesame', userSecret: bob.userSecret })).status).toBe(200);
+    // With the sender's own link (the create answer's).
+    const senderSecret = new URL(created.link).searchParams.get('userSecret')!;
+    expect((await check({ password: 'open sesame', userSecret: senderSecret })).status).toBe(200);
+  });
+
   it('S2 with forced e-mail: the downloader gives an address first, and the confirmation names it', async () => {
     ferry = await start();
     const data = randomFile(5000);

@@ -126,11 +126,19 @@ export class DownloadService {
     };
   }
 
-  async checkPassword(transferId: string, password: string, ctx: DownloadContext): Promise<void> {
-    const transfer = await this.available(transferId);
+  /**
+   * Checks a transfer's password for whoever may open it, as info and link do: an S1 transfer only with a personal
+   * link's secret or for its owner, so the bare link gives no way to guess the password.
+   */
+  async checkPassword(
+    request: { transferId: string; password: string; userSecret?: string },
+    ctx: DownloadContext,
+  ): Promise<void> {
+    const transfer = await this.available(request.transferId);
     await this.checkReceived(transfer, ctx);
+    await this.personalLink(transfer, request.userSecret, ctx);
     if (!transfer.passwordHash) return;
-    await this.checkPasswordOf(transfer, password, ctx);
+    await this.checkPasswordOf(transfer, request.password, ctx);
   }
 
   /** Issues a signed, short-lived URL for one file or the whole transfer as a ZIP; counts one download. */

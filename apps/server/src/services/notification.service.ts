@@ -119,6 +119,12 @@ export class NotificationService {
     private readonly uploads: UploadStorage,
     private readonly settings: NotificationSettings,
     private readonly productName: string,
+    /**
+     * Where every link in a mail starts, asked at send time (PUBLIC_URL, else http://localhost:PORT): never the
+     * origin a transfer row kept, which rows made before links stopped following the request's Host may have
+     * taken from a forged one.
+     */
+    private readonly publicOrigin: () => string,
     private readonly logger: Logger,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -203,16 +209,12 @@ export class NotificationService {
 
   private personalLink(transfer: TransferRecord, email: string): string {
     const secret = this.recipientSecret(transfer.id, email);
-    return `${downloadLink(this.origin(transfer), transfer.id)}?userSecret=${secret}`;
-  }
-
-  private origin(transfer: TransferRecord): string {
-    return transfer.origin ?? 'http://localhost:8080';
+    return `${downloadLink(this.publicOrigin(), transfer.id)}?userSecret=${secret}`;
   }
 
   private unsubscribe(transfer: TransferRecord, payload: Omit<UnsubscribePayload, 'k' | 't'>) {
     const token = this.signer.sign({ k: 'unsub', t: transfer.id, ...payload } satisfies UnsubscribePayload);
-    const origin = this.origin(transfer);
+    const origin = this.publicOrigin();
     return {
       /** The page the mail's footer link opens (a person confirms there; scanners that follow links do nothing). */
       page: `${origin}/unsubscribe?token=${token}`,
@@ -393,7 +395,7 @@ export class NotificationService {
         files: mailFiles(files),
         totalSize: transfer.totalSize,
         expiresAt: transfer.expiresAt,
-        downloadUrl: this.senderLink(transfer, this.origin(transfer)),
+        downloadUrl: this.senderLink(transfer, this.publicOrigin()),
       });
       await this.mail.enqueue(this.outgoing(rendered, [transfer.senderEmail], `sum-${transferId}`));
     }
@@ -490,7 +492,7 @@ export class NotificationService {
       transferFileCount: transfer.fileCount,
       recipientEmail: recipient.email,
       reason,
-      downloadUrl: this.senderLink(transfer, this.origin(transfer)),
+      downloadUrl: this.senderLink(transfer, this.publicOrigin()),
     });
     await this.mail.enqueue(
       this.outgoing(rendered, [transfer.senderEmail], `bounce-${transfer.id}-${recipient.id}`),
@@ -525,7 +527,7 @@ export class NotificationService {
         fileCount: transfer.fileCount,
         failures: info.failures,
         lockedUntil: info.lockedUntil,
-        url: downloadLink(this.origin(transfer), transfer.id),
+        url: downloadLink(this.publicOrigin(), transfer.id),
       },
     );
     await this.mail.enqueue(
@@ -576,7 +578,7 @@ export class NotificationService {
         downloaderEmail: who,
         files: mailFiles(downloadedFiles),
         downloadedAt: pending[0]!.createdAt,
-        transferUrl: this.senderLink(transfer, this.origin(transfer)),
+        transferUrl: this.senderLink(transfer, this.publicOrigin()),
         unsubscribeUrl: links.page,
       });
       await this.mail.enqueue({

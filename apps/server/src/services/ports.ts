@@ -34,6 +34,7 @@ export interface TransferRecord {
   senderVerification: SenderVerificationState;
   sentAt: Date | null;
   remindedFor: Date | null;
+  /** The public origin at creation, for information only: links are built from the public origin of today. */
   origin: string | null;
   expiredAt: Date | null;
   storageRegion: string | null;

@@ -41,7 +41,12 @@ export class ReceiveRequestService {
     private readonly passwords: PasswordHasher,
     private readonly signer: Signer,
     private readonly mail: MailQueue,
-    private readonly settings: { productName: string; expiryReminderHours: number },
+    private readonly settings: {
+      productName: string;
+      expiryReminderHours: number;
+      /** Where request links (answers and mails) start, asked each time; never a request's stored origin. */
+      publicOrigin: () => string;
+    },
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -175,7 +180,7 @@ export class ReceiveRequestService {
       kind: 'request',
       linkMode: request.linkMode,
       state,
-      link: `${request.origin ?? ''}/r/${request.id}`,
+      link: `${this.settings.publicOrigin()}/r/${request.id}`,
       subject: request.subject,
       message: request.message,
       senderName: request.senderName,
@@ -215,7 +220,7 @@ export class ReceiveRequestService {
         subject: request.subject,
         message: request.message,
         expiresAt: request.expiresAt,
-        uploadUrl: `${request.origin ?? ''}/r/${request.id}?userSecret=${this.recipientSecret(request.id, r.email)}`,
+        uploadUrl: `${this.settings.publicOrigin()}/r/${request.id}?userSecret=${this.recipientSecret(request.id, r.email)}`,
         allowedExtensions: request.allowedExtensions,
         passwordProtected: request.passwordHash !== null,
         reminder,

@@ -81,7 +81,12 @@ export class ReceiveService {
     private readonly passwords: PasswordHasher,
     private readonly limiter: RateLimiter,
     private readonly mail: MailQueue,
-    private readonly settings: { productName: string; limits: ReceiveRateLimits },
+    private readonly settings: {
+      productName: string;
+      limits: ReceiveRateLimits;
+      /** Where links in mails start, asked at send time; never a transfer's stored origin. */
+      publicOrigin: () => string;
+    },
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -390,7 +395,7 @@ export class ReceiveService {
           files: mailFiles(files),
           totalSize: transfer.totalSize,
           expiresAt: transfer.expiresAt,
-          transferUrl: downloadLink(transfer.origin ?? '', transferId),
+          transferUrl: downloadLink(this.settings.publicOrigin(), transferId),
         },
       );
       await this.mail.enqueue({

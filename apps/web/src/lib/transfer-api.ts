@@ -97,10 +97,15 @@ export function getDownloadInfo(access: DownloadAccess, signal?: AbortSignal): P
   return apiRequest('/transfer/downloads/info', { query: { ...access }, schema: DownloadInfo, signal });
 }
 
-export function checkDownloadPassword(transferId: string, password: string): Promise<{ ok: true }> {
+export function checkDownloadPassword(
+  transferId: string,
+  password: string,
+  userSecret?: string,
+): Promise<{ ok: true }> {
   return apiRequest('/transfer/downloads/check-password', {
     method: 'POST',
-    body: { transferId, password },
+    // An S1 transfer's password is checked only with the personal link's secret (or for its owner).
+    body: userSecret ? { transferId, password, userSecret } : { transferId, password },
     schema: CheckPasswordResponse,
   });
 }

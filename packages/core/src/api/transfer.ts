@@ -301,7 +301,15 @@ export const UnsubscribeResponse = z.object({
 });
 export type UnsubscribeResponse = z.infer<typeof UnsubscribeResponse>;
 
-export const CheckPasswordRequest = z.object({ transferId: TransferId, password: z.string().max(256) });
+/**
+ * POST /api/transfer/downloads/check-password. Spec §7 names transferId and password; `userSecret` (the personal
+ * link's secret, as for info and link) is needed for an S1 transfer unless the caller is its owner.
+ */
+export const CheckPasswordRequest = z.object({
+  transferId: TransferId,
+  password: z.string().max(256),
+  userSecret: text().pipe(z.string().max(200)).optional(),
+});
 export const CheckPasswordResponse = z.object({ ok: z.literal(true) });
 
 export const HealthResponse = z.object({ status: z.literal('ok'), version: z.string() });

@@ -170,7 +170,7 @@ class GetRun {
       if (password === undefined) {
         throw new CliError('this transfer is password protected; pass --password', ExitCode.PASSWORD);
       }
-      await this.client.checkPassword(transferId, password);
+      await this.client.checkPassword(transferId, password, this.userSecret);
       throw new CliError('wrong password', ExitCode.PASSWORD);
     }
     if (info.status === 'UPLOADING')

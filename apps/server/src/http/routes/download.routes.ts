@@ -64,8 +64,7 @@ export const downloadRoutes =
     app.get(
       '/api/transfer/downloads/link',
       {
-        // A HEAD would run the handler and count a download (link checkers, mail scanners): GET only.
-        exposeHeadRoute: false,
+        // A HEAD here answers 405 and counts nothing (http/head-requests.ts).
         schema: {
           tags: ['downloads'],
           querystring: DownloadLinkQuery,
@@ -73,9 +72,6 @@ export const downloadRoutes =
         },
       },
       async (request) => downloads.link(request.query, ctx(request)),
-    );
-    app.head('/api/transfer/downloads/link', { schema: { hide: true } }, async (_request, reply) =>
-      reply.status(405).header('Allow', 'GET').send(),
     );
 
     app.post(
@@ -88,14 +84,18 @@ export const downloadRoutes =
         },
       },
       async (request) => {
-        await downloads.checkPassword(request.body.transferId, request.body.password, ctx(request));
+        await downloads.checkPassword(request.body, ctx(request));
         return { ok: true as const };
       },
     );
 
     app.get(
       '/api/transfer/downloads/blob/:token',
-      { schema: { tags: ['downloads'], params: z.object({ token: z.string().max(2000) }) } },
+      // HEAD gives the size and validators without the bytes, and counts nothing (no download is recorded here).
+      {
+        config: { allowHead: true },
+        schema: { tags: ['downloads'], params: z.object({ token: z.string().max(2000) }) },
+      },
       async (request, reply) => {
         const body = await downloads.body(request.params.token);
         const redirect = request.method === 'GET' ? await body.redirect() : null;

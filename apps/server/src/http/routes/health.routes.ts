@@ -4,8 +4,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 export const healthRoutes =
   (version: string): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/api/health', { schema: { tags: ['ops'], response: { 200: HealthResponse } } }, async () => ({
-      status: 'ok' as const,
-      version,
-    }));
+    app.get(
+      '/api/health',
+      { config: { allowHead: true }, schema: { tags: ['ops'], response: { 200: HealthResponse } } },
+      async () => ({
+        status: 'ok' as const,
+        version,
+      }),
+    );
   };

@@ -19,7 +19,10 @@ export const opsRoutes =
   async (app) => {
     app.get(
       '/api/ready',
-      { schema: { tags: ['ops'], response: { 200: ReadyResponse, 503: ReadyResponse } } },
+      {
+        config: { allowHead: true },
+        schema: { tags: ['ops'], response: { 200: ReadyResponse, 503: ReadyResponse } },
+      },
       async (request, reply) => {
         const checks: Record<string, string> = {};
         await Promise.all(

@@ -110,6 +110,28 @@ describe('download page', () => {
     expect(byTestId(root, 'file-row-FILE01').querySelector('.file-row-folder')?.textContent).toBe('album/');
   });
 
+  it("checks an S1 transfer's password with the personal link's secret, as the info call does", async () => {
+    const bodies: unknown[] = [];
+    serve((url, init) => {
+      if (url.pathname.endsWith('/info'))
+        return json(url.searchParams.get('password') === 'right' ? unlocked : locked);
+      if (url.pathname.endsWith('/check-password')) {
+        bodies.push(JSON.parse(String(init?.body)));
+        return json({ ok: true });
+      }
+      return new Response('', { status: 500 });
+    });
+    view = await render(harness(<DownloadPage />, `/dl/${ID}?userSecret=s3cr3t`, PATTERN).ui);
+    await flush();
+    const root = view.container;
+    const input = byTestId<HTMLInputElement>(root, 'password-input');
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, 'right');
+    await act(async () => input.dispatchEvent(new Event('input', { bubbles: true })));
+    await click(byTestId(root, 'password-submit'));
+    await flush();
+    expect(bodies).toEqual([{ transferId: ID, password: 'right', userSecret: 's3cr3t' }]);
+  });
+
   it.each([
     ['en', 'Too many attempts. Try again in about 15 minutes.'],
     ['fr', 'Trop de tentatives. Réessayez dans environ 15 minutes.'],

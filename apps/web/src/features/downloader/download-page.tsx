@@ -269,7 +269,7 @@ export function DownloadPage() {
       {title}
       <div className="panel download-panel">
         {!data || data.locked ? (
-          <PasswordForm transferId={transferId} onUnlocked={setPassword} />
+          <PasswordForm transferId={transferId} userSecret={userSecret} onUnlocked={setPassword} />
         ) : (
           <TransferDetails
             info={data}

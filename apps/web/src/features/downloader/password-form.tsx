@@ -76,15 +76,18 @@ export function usePasswordCheck(
 /** Asks for the transfer's password; on success hands it to the page, which then lists the files. */
 export function PasswordForm({
   transferId,
+  userSecret,
   onUnlocked,
 }: {
   transferId: string;
+  /** The personal link's secret (S1), which the check needs as info and link do. */
+  userSecret?: string;
   onUnlocked: (password: string) => void;
 }) {
   const { t } = useTranslation();
   const id = useId();
   const { password, setPassword, busy, locked, error, errorText, submit } = usePasswordCheck(
-    (typed) => checkDownloadPassword(transferId, typed),
+    (typed) => checkDownloadPassword(transferId, typed, userSecret),
     onUnlocked,
   );
   const [visible, setVisible] = useState(false);
