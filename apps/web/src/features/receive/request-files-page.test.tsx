@@ -81,6 +81,8 @@ describe('/request-files', () => {
     expect(byTestId<HTMLInputElement>(root, 'request-link').value).toBe(
       'http://localhost/r/AbCdEfGhIjKlMnOp',
     );
+    // The QR code's module is fetched when a link is shown.
+    await until(() => root.querySelector('[data-testid="request-qr"]') !== null, 'the QR code', 10_000);
     expect(byTestId(root, 'request-qr').getAttribute('aria-label')).toBe('QR code of the upload link');
 
     await click(byTestId(root, 'request-new'));
