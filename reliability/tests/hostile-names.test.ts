@@ -106,9 +106,11 @@ const CASES: Case[] = [
   { label: 'setup.exe. (trailing dot)', name: 'setup.exe.', expect: 'refuse', key: EXE },
   { label: 'setup.exe  (trailing spaces)', name: 'setup.exe  ', expect: 'refuse', key: EXE },
   { label: 'page.html. . (trailing dots and spaces)', name: 'page.html. .', expect: 'refuse', key: HTM },
-  { label: 'RTL override hiding .exe', name: 'photo\u202Egpj.exe', expect: 'refuse', key: EXE },
+  // Bidirectional controls reorder how a name is shown ("photo‮gpj.exe" reads "photoexe.jpg"): refused.
+  { label: 'RTL override hiding .exe', name: 'photo\u202Egpj.exe', expect: 'refuse', key: INVALID },
+  { label: 'RTL override U+202E', name: 'invoice\u202Efdp.txt', expect: 'refuse', key: INVALID },
+  { label: 'isolate U+2066', name: 'report\u2066.txt', expect: 'refuse', key: INVALID },
   // Stored if accepted, but then served safely.
-  { label: 'RTL override U+202E', name: 'invoice\u202Efdp.txt', expect: 'either' },
   { label: 'HTML/script in the name', name: '<img src=x onerror=alert(1)>.txt', expect: 'either' },
   { label: 'SVG with a script handler', name: '<svg onload=alert(document.domain)>.svg', expect: 'either' },
   { label: 'quotes and semicolons', name: 'a"b; filename=c.txt', expect: 'either' },
