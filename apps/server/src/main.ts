@@ -491,6 +491,14 @@ async function run(): Promise<void> {
   let ferry: Ferry;
   try {
     ferry = await createFerry(config, logger);
+  } catch (error) {
+    logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed');
+    process.exit(1);
+  }
+  // Before the first request can arrive: a SIGTERM right after the app answers is a clean shutdown too (the
+  // embedded cluster's library would otherwise exit 143 at once).
+  stopOnSignals(ferry, config, logger);
+  try {
     // Metrics first: a taken metrics port stops the start before the app takes requests.
     const metricsUrl = await ferry.listenMetrics();
     if (metricsUrl) logger.info(`metrics at ${metricsUrl}`);
@@ -513,6 +521,10 @@ async function run(): Promise<void> {
   } else if (config.mallocTrimSeconds > 0) {
     logger.debug('no malloc_trim on this system (glibc only): free C heap memory stays with the process');
   }
+}
+
+/** SIGTERM and SIGINT finish in-flight requests, close every peer, then stop the embedded cluster last. */
+function stopOnSignals(ferry: Ferry, config: Config, logger: Logger): void {
   takeBackShutdownSignals();
   let stopping = false;
   const stop = (signal: string) => {
