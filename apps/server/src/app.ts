@@ -45,6 +45,7 @@ import type { DownloadService } from './services/download.service.js';
 import type { InboxService } from './services/inbox.service.js';
 import type { LimitsService } from './services/limits.service.js';
 import type { NotificationService } from './services/notification.service.js';
+import type { OperatorAccess } from './services/operator-access.js';
 import type { ReceiveService } from './services/receive.service.js';
 import type { ReceiveRequestService } from './services/receive-request.service.js';
 import type { SalesService } from './services/sales.service.js';
@@ -74,6 +75,8 @@ export interface AppDeps {
   /** The signed-in user's address book and contact groups. */
   contacts: ContactsService;
   sales: SalesService;
+  /** Who may use the operator console (OPERATOR_EMAILS). */
+  operators: OperatorAccess;
   /** Receiving files (S3): requests, public receive pages, uploads into them. */
   receive: ReceiveService;
   /** File requests (/request-files) for their owner. */

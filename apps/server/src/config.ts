@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { OidcProvidersSetting } from './auth/oidc-config.js';
 import { type TrustProxy, trustListProblem } from './http/client-address.js';
+import { BillingEnv, billingConfig, billingProblems } from './payments/config.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -168,10 +169,13 @@ const ConfigSchema = z
     METRICS_PORT: z
       .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)])
       .default(DEFAULT_METRICS_PORT),
+    ...BillingEnv,
   })
   // Runs even when other settings are invalid, so one error message lists every problem.
   .superRefine(
     (env, ctx) => {
+      for (const problem of billingProblems(env))
+        ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
       const dkim = [env.DKIM_DOMAIN, env.DKIM_SELECTOR, env.DKIM_PRIVATE_KEY];
       if (dkim.some(Boolean) && !dkim.every(Boolean))
         for (const name of ['DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY'] as const)
@@ -256,6 +260,8 @@ const ConfigSchema = z
         maxConnectionsPerClient: env.MAX_CONNECTIONS_PER_CLIENT,
       },
       countryHeader: env.COUNTRY_HEADER ?? null,
+      /** Operators, plans, payment providers, the seller on invoices (payments/config.ts). */
+      billing: billingConfig(env, env.PRODUCT_NAME),
       /** Sign-in with OpenID Connect providers (auth/oidc.ts); none when OIDC_PROVIDERS is unset. */
       oidc: { providers: env.OIDC_PROVIDERS ?? [], timeoutSeconds: env.OIDC_TIMEOUT_SECONDS },
       /** Mail (see mail/index.ts): SMTP when smtpUrl is set, else .eml files in DATA_DIR/outbox. */

@@ -56,6 +56,7 @@ import {
   NotificationService,
   TRANSFER_DISPATCH,
 } from './services/notification.service.js';
+import { OperatorAccess } from './services/operator-access.js';
 import type { RateLimiter } from './services/ports.js';
 import { DEFAULT_RECEIVE_RATE_LIMITS, ReceiveService } from './services/receive.service.js';
 import { ReceiveOwners } from './services/receive-owner.js';
@@ -461,6 +462,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
         config.productName,
         logger.child({ component: 'sales' }),
       ),
+      operators: new OperatorAccess(config.billing.operatorEmails),
       uploadStore,
     });
     appServer = app.server;

@@ -13,6 +13,16 @@ export const APP_ERROR_STATUS = {
   INVALID_CREDENTIALS: 401,
   SECOND_FACTOR_REQUIRED: 401,
   EMAIL_NOT_VERIFIED: 403,
+  /** An operator suspended the account: it cannot sign in and its transfers' links answer this until lifted. */
+  ACCOUNT_SUSPENDED: 403,
+  /** A priced transfer without a purchase (details.payUrl says where to buy it). */
+  PAYMENT_REQUIRED: 402,
+  /** The provider refused or could not take the payment (details.providerCode when it gave one). */
+  PAYMENT_FAILED: 402,
+  /** A provider not in PAYMENT_PROVIDERS, or one a plan or transfer cannot use. */
+  PAYMENT_PROVIDER_NOT_AVAILABLE: 400,
+  /** A VAT number that fails its country's format (or VIES, when the check is on). */
+  INVALID_VAT_NUMBER: 400,
   USER_NOT_FOUND: 400,
   MAX_LICENCES_REACHED: 400,
   PASSWORD_REQUIRED: 401,

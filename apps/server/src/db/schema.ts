@@ -327,6 +327,10 @@ export const users = pgTable(
     planType: text('plan_type').notNull().default('NONE'),
     /** The subscription's plan code (spec §3: PREMIUM_2TB, TEAM10, CUSTOM …), set by billing; null for none. */
     planCode: text('plan_code'),
+    /** The plan falls back to NONE at this moment (an operator's end date, a cancelled subscription's end). */
+    planEndsAt: ts('plan_ends_at'),
+    /** Set by an operator: no sign-in, and the account's transfers answer 403 ACCOUNT_SUSPENDED. */
+    suspendedAt: ts('suspended_at'),
     managerId: text('manager_id'),
     permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
     /** The plan picked on /register?type=…, waiting for the billing step. */
@@ -684,4 +688,21 @@ export const receivedUploads = pgTable(
     index('received_uploads_request_idx').on(t.requestId),
     index('received_uploads_inbox_idx').on(t.inboxId),
   ],
+);
+
+/** What operators did (the console's journal): who, when, what, on whom. Never updated, never deleted. */
+export const operatorActions = pgTable(
+  'operator_actions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: ts('at').notNull().defaultNow(),
+    operatorId: text('operator_id').notNull(),
+    operatorEmail: text('operator_email').notNull(),
+    action: text('action').notNull(),
+    /** The account, invoice or transfer acted on, as shown to people (an e-mail, an invoice number…). */
+    target: text('target'),
+    targetUserId: text('target_user_id'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+  },
+  (t) => [index('operator_actions_at_idx').on(t.at), index('operator_actions_target_idx').on(t.targetUserId)],
 );
