@@ -40,7 +40,13 @@ export interface TestFerry extends Ferry {
  * `databaseUrl` again to "restart" it.
  */
 export async function startTestFerry(
-  options: { dataDir?: string; databaseUrl?: string; env?: Record<string, string> } = {},
+  options: {
+    dataDir?: string;
+    databaseUrl?: string;
+    env?: Record<string, string>;
+    /** Billing's clock (trials, periods, dunning), for tests that move time. */
+    now?: () => Date;
+  } = {},
 ): Promise<TestFerry> {
   const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-test-data-')));
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
@@ -57,7 +63,7 @@ export async function startTestFerry(
     ANONYMOUS_PENDING_UPLOAD_GB: '1000000',
     ...options.env,
   });
-  const ferry = await createFerry(config, pino({ level: 'warn' }));
+  const ferry = await createFerry(config, pino({ level: 'warn' }), { now: options.now });
   const address = await ferry.app.listen({ host: '127.0.0.1', port: 0 });
   return {
     ...ferry,

@@ -21,3 +21,8 @@ export { type TransferReceivedInput, transferReceived } from './transfer-receive
 export { type TransferSummaryInput, transferSummary } from './transfer-summary.js';
 export { type UploadReceiptInput, uploadReceipt } from './upload-receipt.js';
 export { type UploadReceivedInput, uploadReceived } from './upload-received.js';
+export {
+  type DunningStage,
+  type SubscriptionDunningInput,
+  subscriptionDunning,
+} from './subscription-dunning.js';
