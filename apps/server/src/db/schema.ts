@@ -764,9 +764,7 @@ export const subscriptions = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('subscriptions_one_live_idx')
-      .on(t.userId)
-      .where(sql`${t.status} <> 'canceled'`),
+    uniqueIndex('subscriptions_one_live_idx').on(t.userId).where(sql`${t.status} <> 'canceled'`),
     uniqueIndex('subscriptions_provider_ref_idx').on(t.provider, t.providerRef),
     index('subscriptions_period_end_idx').on(t.currentPeriodEnd),
   ],

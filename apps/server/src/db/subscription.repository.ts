@@ -104,7 +104,10 @@ export class PgSubscriptionRepository {
 
   /** Inserts a subscription; null when the account has a live one already (one per account). */
   async create(
-    sub: Omit<SubscriptionRecord, 'createdAt' | 'dunningAttempt' | 'pastDueSince' | 'nextRetryAt' | 'canceledAt'>,
+    sub: Omit<
+      SubscriptionRecord,
+      'createdAt' | 'dunningAttempt' | 'pastDueSince' | 'nextRetryAt' | 'canceledAt'
+    >,
   ): Promise<SubscriptionRecord | null> {
     try {
       const { rows } = await this.db.query<SubscriptionRecord>(
@@ -141,9 +144,10 @@ export class PgSubscriptionRepository {
   }
 
   async byId(id: string): Promise<SubscriptionRecord | null> {
-    const { rows } = await this.db.query<SubscriptionRecord>(`SELECT ${SUB} FROM subscriptions WHERE id = $1`, [
-      id,
-    ]);
+    const { rows } = await this.db.query<SubscriptionRecord>(
+      `SELECT ${SUB} FROM subscriptions WHERE id = $1`,
+      [id],
+    );
     return rows[0] ?? null;
   }
 
@@ -175,7 +179,8 @@ export class PgSubscriptionRepository {
     db: Queryable = this.db,
   ): Promise<SubscriptionRecord | null> {
     const params: unknown[] = [id];
-    const value = (v: unknown) => (v !== null && typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : v);
+    const value = (v: unknown) =>
+      v !== null && typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : v;
     const sets = Object.entries(patch).map(([key, v]) => {
       params.push(value(v));
       return `${COLUMNS[key as keyof SubscriptionRecord]} = $${params.length}`;

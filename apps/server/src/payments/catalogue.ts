@@ -129,7 +129,9 @@ export class Catalogue {
       currencies: this.currencies(),
       trialDays: this.billing.trialDays,
       providers,
-      stripePublishableKey: providers.includes('STRIPE') ? (this.billing.stripe?.publishableKey ?? null) : null,
+      stripePublishableKey: providers.includes('STRIPE')
+        ? (this.billing.stripe?.publishableKey ?? null)
+        : null,
       paypalClientId: providers.includes('PAYPAL') ? (this.billing.paypal?.clientId ?? null) : null,
       stripeJsUrl: providers.includes('STRIPE') ? (this.billing.stripe?.jsUrl ?? null) : null,
     };

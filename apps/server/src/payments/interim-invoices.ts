@@ -79,7 +79,8 @@ export class InterimInvoices implements Invoices {
 
   async openAmount(userId: string): Promise<number> {
     let sum = 0;
-    for (const i of this.invoices.values()) if (i.userId === userId && i.status === 'open') sum += i.amountDue;
+    for (const i of this.invoices.values())
+      if (i.userId === userId && i.status === 'open') sum += i.amountDue;
     return sum;
   }
 

@@ -10,8 +10,8 @@ import {
 import type { PgAccountRepository, UserRecord } from '../db/account.repository.js';
 import type { PgTeamRepository } from '../db/team.repository.js';
 import { AppError } from './app-error.js';
-import { planOf } from './effective-plan.js';
 import type { Authenticated } from './auth.service.js';
+import { planOf } from './effective-plan.js';
 import type { TransferRepository } from './ports.js';
 import { teamMemberUploaderSettings } from './user.service.js';
 

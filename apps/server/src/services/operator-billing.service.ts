@@ -45,7 +45,9 @@ export class OperatorBillingService {
     const user = await this.accounts.user(uid);
     if (!user) throw new AppError('NOT_FOUND', 'No such account.');
     if (request.seats !== undefined && request.planCode !== 'CUSTOM')
-      throw new AppError('VALIDATION_FAILED', 'Seats are set for CUSTOM plans only.', { details: { field: 'seats' } });
+      throw new AppError('VALIDATION_FAILED', 'Seats are set for CUSTOM plans only.', {
+        details: { field: 'seats' },
+      });
     const until = request.until ? endOfDayUtc(request.until) : null;
     if (request.until && (!until || until.getTime() <= this.now().getTime()))
       throw new AppError('VALIDATION_FAILED', 'The end date must be a real day, today or later.', {
@@ -57,7 +59,11 @@ export class OperatorBillingService {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      await this.plans.assign(uid, { planCode, until, seats: request.seats ?? null, reason: 'operator' }, client);
+      await this.plans.assign(
+        uid,
+        { planCode, until, seats: request.seats ?? null, reason: 'operator' },
+        client,
+      );
       await this.log.record(
         {
           operatorId: operator.user.id,

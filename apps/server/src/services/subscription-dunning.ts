@@ -65,7 +65,8 @@ export class SubscriptionDunning {
       return;
     }
     if (sub.status === 'past_due') {
-      if (sub.nextRetryAt && sub.nextRetryAt.getTime() <= now.getTime() && (await this.retry(sub))) done.dunned!++;
+      if (sub.nextRetryAt && sub.nextRetryAt.getTime() <= now.getTime() && (await this.retry(sub)))
+        done.dunned!++;
       return;
     }
     const manual = this.providers.get(sub.provider)?.collects !== 'card';
@@ -74,7 +75,12 @@ export class SubscriptionDunning {
     if (ended) {
       const claimed = await this.repo.update(
         sub.id,
-        { status: 'past_due', pastDueSince: now, dunningAttempt: 0, nextRetryAt: addDays(now, DUNNING_RETRY_DAYS[0]) },
+        {
+          status: 'past_due',
+          pastDueSince: now,
+          dunningAttempt: 0,
+          nextRetryAt: addDays(now, DUNNING_RETRY_DAYS[0]),
+        },
         { status: sub.status, currentPeriodEnd: end },
       );
       if (claimed) {
@@ -94,7 +100,9 @@ export class SubscriptionDunning {
     if (!payer) return;
     const customer = await this.repo.customer(sub.userId);
     const next = sub.pendingChange?.kind === 'downgrade' ? sub.pendingChange : null;
-    const priced = next ? { ...sub, planCode: next.planCode, frequency: next.frequency, amount: next.amount } : sub;
+    const priced = next
+      ? { ...sub, planCode: next.planCode, frequency: next.frequency, amount: next.amount }
+      : sub;
     await this.invoices.issue({
       buyer: {
         userId: payer.id,

@@ -77,7 +77,10 @@ export class SubscriptionService {
 
   // --- starting -------------------------------------------------------------------------------------------
 
-  async start(auth: Authenticated | null, input: StartSubscriptionRequest): Promise<StartSubscriptionResponse> {
+  async start(
+    auth: Authenticated | null,
+    input: StartSubscriptionRequest,
+  ): Promise<StartSubscriptionResponse> {
     const request = StartSubscriptionRequest.parse(input);
     const payer = await this.payers.payerOf(auth);
     const provider = this.provider(request.provider);
@@ -98,7 +101,9 @@ export class SubscriptionService {
     });
     const trial = request.trial === true && this.settings.trialDays > 0;
     if (trial && !(await this.repo.claimTrial(payer.id)))
-      throw new AppError('CONFLICT', 'This account has had its trial already.', { details: { field: 'trial' } });
+      throw new AppError('CONFLICT', 'This account has had its trial already.', {
+        details: { field: 'trial' },
+      });
     const now = this.now();
     const trialEnd = trial ? addDays(now, this.settings.trialDays) : null;
     const id = `sub_${randomAlphanumeric(20)}`;
@@ -123,10 +128,18 @@ export class SubscriptionService {
       renewalInvoiceFor: null,
     });
     if (!sub) throw new AppError('CONFLICT', 'This account has a subscription already: change it instead.');
-    if (trial) await this.plans.assign(payer.id, { planCode: sub.planCode, until: null, reason: 'subscription' });
+    if (trial)
+      await this.plans.assign(payer.id, { planCode: sub.planCode, until: null, reason: 'subscription' });
     if (provider.collects === 'invoice') {
       if (trial) return { subscriptionId: id, status: 'trialing', invoice: null };
-      const invoice = await this.issue(sub, payer, customer, tax, this.line(sub.planCode, sub.frequency), amount);
+      const invoice = await this.issue(
+        sub,
+        payer,
+        customer,
+        tax,
+        this.line(sub.planCode, sub.frequency),
+        amount,
+      );
       return { subscriptionId: id, status: 'incomplete', invoice: invoiceSummary(invoice) };
     }
     return this.startAtProvider(sub, payer, customer, provider, trial ? this.settings.trialDays : 0);
@@ -173,7 +186,8 @@ export class SubscriptionService {
     } catch (error) {
       // Nothing was bought: the account may start again.
       await this.repo.update(sub.id, { status: 'canceled', canceledAt: this.now() });
-      if (sub.status === 'trialing') await this.plans.assign(payer.id, { planCode: null, until: null, reason: 'cancel' });
+      if (sub.status === 'trialing')
+        await this.plans.assign(payer.id, { planCode: null, until: null, reason: 'cancel' });
       throw error;
     }
   }
@@ -249,10 +263,18 @@ export class SubscriptionService {
     const amount = this.priceOf(planCode, frequency, current.currency);
     const now = this.now();
     if (current.status === 'incomplete')
-      throw new AppError('CONFLICT', 'The first payment is still due: pay it or cancel before changing plan.');
+      throw new AppError(
+        'CONFLICT',
+        'The first payment is still due: pay it or cancel before changing plan.',
+      );
     if (current.status === 'trialing') {
       // Nothing is paid during a trial: the new plan holds at once, at its price after the trial.
-      const changed = await this.repo.update(current.id, { planCode, frequency, amount, pendingChange: null });
+      const changed = await this.repo.update(current.id, {
+        planCode,
+        frequency,
+        amount,
+        pendingChange: null,
+      });
       await this.changeAtProvider(current, { planCode, frequency, amount, prorate: false });
       await this.plans.assign(payer.id, { planCode, until: null, reason: 'subscription' });
       return { subscription: subscriptionView(changed ?? current), invoice: null, ...secret(clientSecret) };
@@ -339,7 +361,8 @@ export class SubscriptionService {
       clientSecret = result.clientSecret;
       intentStatus = result.intentStatus;
     }
-    if (previous && previous.collects === 'card' && sub.providerRef) await previous.cancelNow(sub.providerRef);
+    if (previous && previous.collects === 'card' && sub.providerRef)
+      await previous.cancelNow(sub.providerRef);
     const updated = await this.repo.update(sub.id, { provider: name, providerRef: ref, intentStatus });
     const customer = await this.repo.customer(payer.id);
     if (customer) await this.repo.saveCustomer({ ...customer, provider: name });
@@ -366,7 +389,8 @@ export class SubscriptionService {
 
   async resume(auth: Authenticated | null, id: string): Promise<CurrentSubscription> {
     const { payer, sub } = await this.own(auth, id);
-    if (sub.providerRef) await this.provider(sub.provider, false).setCancelAtPeriodEnd(sub.providerRef, false);
+    if (sub.providerRef)
+      await this.provider(sub.provider, false).setCancelAtPeriodEnd(sub.providerRef, false);
     const updated = await this.repo.update(sub.id, { cancelAtPeriodEnd: false });
     if (sub.status !== 'incomplete')
       await this.plans.assign(payer.id, { planCode: sub.planCode, until: null, reason: 'subscription' });
@@ -389,10 +413,14 @@ export class SubscriptionService {
     const sub = await this.repo.byId(invoice.subscriptionId);
     if (!sub) return;
     if (sub.status === 'canceled') {
-      this.logger.warn({ subscriptionId: sub.id, invoice: invoice.number }, 'invoice of a canceled subscription paid');
+      this.logger.warn(
+        { subscriptionId: sub.id, invoice: invoice.number },
+        'invoice of a canceled subscription paid',
+      );
       return;
     }
-    const paidAt = invoice.paidAt ?? this.now();
+    // Ferry's clock rather than the invoice's: one time line for periods, renewals and dunning.
+    const paidAt = this.now();
     const pending = sub.pendingChange;
     if (pending?.kind === 'upgrade' && pending.invoiceNumber === invoice.number) {
       await this.activate(sub, {
@@ -421,7 +449,10 @@ export class SubscriptionService {
     if (!('subscriptionRef' in event)) return;
     const sub = await this.repo.byProviderRef(providerName, event.subscriptionRef);
     if (!sub) {
-      this.logger.warn({ provider: providerName, event: event.kind, ref: event.subscriptionRef }, 'event of an unknown subscription');
+      this.logger.warn(
+        { provider: providerName, event: event.kind, ref: event.subscriptionRef },
+        'event of an unknown subscription',
+      );
       return;
     }
     switch (event.kind) {
@@ -479,7 +510,9 @@ export class SubscriptionService {
     await this.invoices.issue({
       buyer: this.buyer(payer, customer),
       currency: event.currency,
-      lines: [{ description: this.line(activated.planCode, activated.frequency), quantity: 1, unitAmount: net }],
+      lines: [
+        { description: this.line(activated.planCode, activated.frequency), quantity: 1, unitAmount: net },
+      ],
       tax,
       provider: sub.provider,
       subscriptionId: sub.id,
@@ -599,7 +632,8 @@ export class SubscriptionService {
       { userId: payer.id, email: payer.email, name: payer.firstname, countryCode: customer.countryCode },
       existing,
     );
-    if (ref !== existing) await this.repo.saveCustomer({ ...customer, providerRefs: { [provider.name]: ref } });
+    if (ref !== existing)
+      await this.repo.saveCustomer({ ...customer, providerRefs: { [provider.name]: ref } });
     return ref;
   }
 
@@ -621,5 +655,6 @@ export class SubscriptionService {
   }
 }
 
-const needsAction = (status: string | null) => status === 'requires_action' || status === 'requires_confirmation';
+const needsAction = (status: string | null) =>
+  status === 'requires_action' || status === 'requires_confirmation';
 const secret = (clientSecret: string | null) => (clientSecret ? { clientSecret } : {});

@@ -1,9 +1,4 @@
-import {
-  ErrorBody,
-  OperatorSubscriptionList,
-  OperatorUser,
-  SetPlanRequest,
-} from '@ferry/core';
+import { ErrorBody, OperatorSubscriptionList, OperatorUser, type SetPlanRequest } from '@ferry/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OperatorBillingService } from '../../services/operator-billing.service.js';

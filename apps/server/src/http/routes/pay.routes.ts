@@ -27,7 +27,13 @@ export const payRoutes =
     );
     app.post(
       '/api/pay/subscriptions',
-      { schema: { tags, body: StartSubscriptionRequest, response: { 201: StartSubscriptionResponse, ...errors } } },
+      {
+        schema: {
+          tags,
+          body: StartSubscriptionRequest,
+          response: { 201: StartSubscriptionResponse, ...errors },
+        },
+      },
       async (request, reply) => {
         reply.code(201);
         return subscriptions.start(request.auth, request.body);
