@@ -17,7 +17,9 @@ import { DashboardRepository } from './db/dashboard.repository.js';
 import { PgAdditionRepository } from './db/dashboard-additions.repository.js';
 import { PgCloneRepository } from './db/dashboard-clone.repository.js';
 import { startEmbeddedPostgres, takeBackShutdownSignals } from './db/embedded.js';
+import { PgInvoiceRepository } from './db/invoice.repository.js';
 import { PgNotificationRepository } from './db/notification.repository.js';
+import { PgOperatorLog } from './db/operator-log.repository.js';
 import { PgReceiveRepository } from './db/receive.repository.js';
 import { PgSalesRepository } from './db/sales.repository.js';
 import { PgTeamRepository } from './db/team.repository.js';
@@ -47,6 +49,7 @@ import { AddedFileUploadAuth, FileAdditionService } from './services/dashboard-a
 import { type CloneJob, TRANSFER_CLONE, TransferCloneService } from './services/dashboard-clone.service.js';
 import { DownloadService } from './services/download.service.js';
 import { InboxService } from './services/inbox.service.js';
+import { InvoiceService } from './services/invoice.service.js';
 import { LimitsService, withTeamDownloads } from './services/limits.service.js';
 import {
   type ConfirmationJob,
@@ -63,6 +66,7 @@ import { ReceiveOwners } from './services/receive-owner.js';
 import { ReceivePoints } from './services/receive-points.js';
 import { ReceiveRequestService } from './services/receive-request.service.js';
 import { SalesService } from './services/sales.service.js';
+import { TaxService } from './services/tax.service.js';
 import { TransferService } from './services/transfer.service.js';
 import { UserService } from './services/user.service.js';
 import { HashingDataStore } from './storage/hashing-store.js';
@@ -82,6 +86,10 @@ export interface Ferry {
   jobs: JobQueue;
   notifications: NotificationService;
   metrics: Metrics;
+  /** EU VAT decisions (billing-ports Taxes). */
+  taxes: TaxService;
+  /** Invoices: issue, mark paid, void, open amounts, payment listeners (billing-ports Invoices). */
+  invoices: InvoiceService;
   /**
    * Serves /metrics on METRICS_HOST:METRICS_PORT (nothing with METRICS_PORT=off); resolves with its URL, or null.
    * Called before the app listens; close() stops it.
@@ -430,6 +438,22 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
         owner && { email: owner.email, locale: owner.locale },
       );
     });
+    const operators = new OperatorAccess(config.billing.operatorEmails);
+    const taxes = new TaxService(
+      { sellerCountry: config.billing.seller.country, vies: config.billing.vies },
+      logger.child({ component: 'taxes' }),
+    );
+    const invoices = new InvoiceService(
+      new PgInvoiceRepository(database.pool),
+      new PgOperatorLog(database.pool),
+      operators,
+      {
+        prefix: config.billing.invoicePrefix,
+        dueDays: config.billing.invoiceDueDays,
+        seller: config.billing.seller,
+      },
+      logger.child({ component: 'invoices' }),
+    );
     const app = await buildApp({
       config,
       logger,
@@ -462,7 +486,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
         config.productName,
         logger.child({ component: 'sales' }),
       ),
-      operators: new OperatorAccess(config.billing.operatorEmails),
+      operators,
       uploadStore,
     });
     appServer = app.server;
@@ -474,7 +498,18 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       config.metricsListener
         ? metricsServer.listen(config.metricsListener.host, config.metricsListener.port)
         : null;
-    return { app, config, cleanup, jobs, notifications, metrics, listenMetrics, close: closeAll };
+    return {
+      app,
+      config,
+      cleanup,
+      jobs,
+      notifications,
+      metrics,
+      taxes,
+      invoices,
+      listenMetrics,
+      close: closeAll,
+    };
   } catch (error) {
     await closeAll();
     throw error;
