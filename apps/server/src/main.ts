@@ -17,6 +17,7 @@ import { DashboardRepository } from './db/dashboard.repository.js';
 import { PgAdditionRepository } from './db/dashboard-additions.repository.js';
 import { PgCloneRepository } from './db/dashboard-clone.repository.js';
 import { startEmbeddedPostgres, takeBackShutdownSignals } from './db/embedded.js';
+import { PgInvoiceRepository } from './db/invoice.repository.js';
 import { PgNotificationRepository } from './db/notification.repository.js';
 import { PgOperatorLog } from './db/operator-log.repository.js';
 import { PgReceiveRepository } from './db/receive.repository.js';
@@ -34,7 +35,6 @@ import { HeapTrimmer, loadMallocTrim } from './lib/heap-trim.js';
 import { createMailer } from './mail/index.js';
 import { Metrics } from './observability/metrics.js';
 import { Catalogue, loadPrices } from './payments/catalogue.js';
-import { InterimInvoices, InterimTaxes } from './payments/interim-invoices.js';
 import { ManualProvider } from './payments/manual.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { MemoryRateLimiter } from './ratelimit/memory.js';
@@ -55,6 +55,7 @@ import { AddedFileUploadAuth, FileAdditionService } from './services/dashboard-a
 import { type CloneJob, TRANSFER_CLONE, TransferCloneService } from './services/dashboard-clone.service.js';
 import { DownloadService } from './services/download.service.js';
 import { InboxService } from './services/inbox.service.js';
+import { InvoiceService } from './services/invoice.service.js';
 import { LimitsService, withTeamDownloads } from './services/limits.service.js';
 import {
   type ConfirmationJob,
@@ -76,6 +77,7 @@ import { SalesService } from './services/sales.service.js';
 import { SubscriptionService } from './services/subscription.service.js';
 import { SubscriptionDunning } from './services/subscription-dunning.js';
 import { subscriptionLine } from './services/subscription-view.js';
+import { TaxService } from './services/tax.service.js';
 import { TransferService } from './services/transfer.service.js';
 import { UserService } from './services/user.service.js';
 import { HashingDataStore } from './storage/hashing-store.js';
@@ -114,6 +116,10 @@ export interface Ferry {
   jobs: JobQueue;
   notifications: NotificationService;
   metrics: Metrics;
+  /** EU VAT decisions (billing-ports Taxes). */
+  taxes: TaxService;
+  /** Invoices: issue, mark paid, void, open amounts, payment listeners (billing-ports Invoices). */
+  invoices: InvoiceService;
   /**
    * Serves /metrics on METRICS_HOST:METRICS_PORT (nothing with METRICS_PORT=off); resolves with its URL, or null.
    * Called before the app listens; close() stops it.
@@ -429,8 +435,25 @@ export async function createFerry(
       confirmed: await notifications.confirmDownloads(job.data),
     }));
     const operators = new OperatorAccess(config.billing.operatorEmails);
+    const taxes = new TaxService(
+      { sellerCountry: config.billing.seller.country, vies: config.billing.vies },
+      logger.child({ component: 'taxes' }),
+    );
+    const invoices = new InvoiceService(
+      new PgInvoiceRepository(database.pool),
+      new PgOperatorLog(database.pool),
+      operators,
+      {
+        prefix: config.billing.invoicePrefix,
+        dueDays: config.billing.invoiceDueDays,
+        seller: config.billing.seller,
+      },
+      logger.child({ component: 'invoices' }),
+    );
     const billing = createBilling(config, logger, options, {
       operators,
+      taxes,
+      invoices,
       pool: database.pool,
       accounts,
       mailJob,
@@ -532,6 +555,8 @@ export async function createFerry(
       jobs,
       notifications,
       metrics,
+      taxes,
+      invoices,
       listenMetrics,
       close: closeAll,
     };
@@ -548,6 +573,8 @@ function createBilling(
   options: FerryOptions,
   deps: {
     operators: OperatorAccess;
+    taxes: Taxes;
+    invoices: Invoices;
     pool: import('pg').Pool;
     accounts: PgAccountRepository;
     mailJob: MailJob;
@@ -558,9 +585,7 @@ function createBilling(
   const now = options.now ?? (() => new Date());
   const log = logger.child({ component: 'billing' });
   const catalogue = new Catalogue(loadPrices(config.billing.pricesFile), config.billing);
-  // The taxes and invoices services replace these stand-ins when they are merged.
-  const taxes: Taxes = new InterimTaxes();
-  const invoices: Invoices = new InterimInvoices(config.billing.invoicePrefix);
+  const { taxes, invoices } = deps;
   const providers = new Map<PaymentProvider['name'], PaymentProvider>([['MANUAL', new ManualProvider()]]);
   for (const provider of options.cardProviders ?? []) providers.set(provider.name, provider);
   const repo = new PgSubscriptionRepository(deps.pool);

@@ -769,3 +769,72 @@ export const subscriptions = pgTable(
     index('subscriptions_period_end_idx').on(t.currentPeriodEnd),
   ],
 );
+
+/** The last invoice number given per prefix and year: locked by the issuing transaction, so numbers have no gaps. */
+export const invoiceCounters = pgTable(
+  'invoice_counters',
+  {
+    prefix: text('prefix').notNull(),
+    year: integer('year').notNull(),
+    last: integer('last').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.prefix, t.year] })],
+);
+
+/**
+ * Invoices and receipts (spec §3, §7): numbered `${prefix}-${year}-000001`, with the buyer and seller as they were
+ * when issued, the tax decision and how the VAT number was checked. Never deleted; a mistaken one is voided.
+ * subscription_id and purchase_id point at rows of other areas: plain text, no foreign keys.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: text('id').primaryKey(),
+    number: text('number').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** open, paid, void. */
+    status: text('status').notNull(),
+    currency: text('currency').notNull(),
+    /** InvoiceLine[]: VAT excluded, minor units. */
+    lines: jsonb('lines').$type<unknown[]>().notNull(),
+    subtotal: bigint('subtotal', { mode: 'number' }).notNull(),
+    taxRate: doublePrecision('tax_rate').notNull(),
+    tax: bigint('tax', { mode: 'number' }).notNull(),
+    total: bigint('total', { mode: 'number' }).notNull(),
+    amountDue: bigint('amount_due', { mode: 'number' }).notNull(),
+    reverseCharge: boolean('reverse_charge').notNull(),
+    countryCode: text('country_code').notNull(),
+    vatNumber: text('vat_number'),
+    vatNumberValid: boolean('vat_number_valid'),
+    /** none, format, vies. */
+    vatCheck: text('vat_check').notNull(),
+    /** Set when VIES_CHECK was on and VIES could not answer: the format decided. */
+    viesUnavailable: text('vies_unavailable'),
+    /** Buyer (name, company, address, e-mail, locale) and seller (name, address, country, VAT id, bank) as issued. */
+    buyer: jsonb('buyer').$type<Record<string, unknown>>().notNull(),
+    seller: jsonb('seller').$type<Record<string, unknown>>().notNull(),
+    locale: text('locale'),
+    provider: text('provider').notNull(),
+    subscriptionId: text('subscription_id'),
+    purchaseId: text('purchase_id'),
+    paymentRef: text('payment_ref'),
+    issuedAt: ts('issued_at').notNull(),
+    /** MANUAL: pay by then (INVOICE_DUE_DAYS). */
+    dueAt: ts('due_at'),
+    paidAt: ts('paid_at'),
+    /** The operator who marked it paid; null for a provider's payment. */
+    paidBy: text('paid_by'),
+    voidedAt: ts('voided_at'),
+    voidedBy: text('voided_by'),
+  },
+  (t) => [
+    uniqueIndex('invoices_number_idx').on(t.number),
+    index('invoices_user_idx').on(t.userId, t.issuedAt),
+    index('invoices_open_idx').on(t.status, t.issuedAt),
+    index('invoices_subscription_idx').on(t.subscriptionId),
+    index('invoices_purchase_idx').on(t.purchaseId),
+    check('invoices_status_check', sql`${t.status} IN ('open', 'paid', 'void')`),
+  ],
+);

@@ -73,6 +73,8 @@ beforeEach(async () => {
   await query(ferry, 'DELETE FROM subscriptions');
   await query(ferry, 'DELETE FROM billing_customers');
   await query(ferry, 'DELETE FROM transfers');
+  await query(ferry, 'DELETE FROM invoices');
+  await query(ferry, 'DELETE FROM operator_actions');
   await query(
     ferry,
     `UPDATE users SET plan_type = 'NONE', plan_code = NULL, plan_ends_at = NULL, limit_settings = '{}'`,
@@ -129,14 +131,15 @@ describe('a newcomer buys PREMIUM annual by MANUAL invoice', () => {
 
     const started = await start(newcomer, { planCode: me.body.chosenPlan.type, frequency: 'ANNUAL' });
     expect(started.status).toBe(201);
+    // 120.00 a year, and French VAT (20 %) for a consumer in France.
     expect(started.body).toMatchObject({
       status: 'incomplete',
-      invoice: { amountDue: 12000, currency: 'EUR' },
+      invoice: { amountDue: 14400, currency: 'EUR' },
     });
     expect(started.body.invoice.number).toMatch(/^FRY-\d{4}-\d{6}$/);
     expect((await state(newcomer)).planType).toBe('NONE');
     const infos = await as(newcomer, `/api/pay/customers/${newcomer.uid}/payment-infos`);
-    expect(infos.body.subscription).toMatchObject({ status: 'incomplete', openedInvoicesAmount: 12000 });
+    expect(infos.body.subscription).toMatchObject({ status: 'incomplete', openedInvoicesAmount: 14400 });
 
     await markPaid(started.body.invoice.number);
     expect((await state(newcomer)).planType).toBe('PREMIUM');
@@ -231,8 +234,8 @@ describe('upgrades', () => {
       json: { planCode: 'PREMIUM_2TB' },
     });
     expect(changed.status).toBe(200);
-    // 200.00 for the new year less 60.00 unused of the old one.
-    expect(changed.body.invoice.amountDue).toBe(20000 - 6000);
+    // 200.00 for the new year less 60.00 unused of the old one, plus 20 % VAT.
+    expect(changed.body.invoice.amountDue).toBe((20000 - 6000) * 1.2);
     expect((await limits(payer)).storage).toBe(1000e9);
     await markPaid(changed.body.invoice.number);
     expect((await limits(payer)).storage).toBe(2000e9);
@@ -277,7 +280,7 @@ describe('dunning', () => {
     expect((await tick()).invoiced).toBe(1);
     expect((await tick()).invoiced).toBe(0);
     // The renewal invoice, issued ahead of the period's end.
-    expect((await open()) - openBefore).toBe(1200);
+    expect((await open()) - openBefore).toBe(1440);
 
     clock = new Date(end + 60_000);
     expect((await tick()).pastDue).toBe(1);

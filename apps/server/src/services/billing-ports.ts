@@ -17,6 +17,8 @@ export interface TaxDecision {
   vatNumberValid: boolean | null;
   /** How the number was checked: its country's format, or VIES online as well. */
   vatCheck: 'none' | 'format' | 'vies';
+  /** VIES_CHECK was on but VIES could not answer (why): the format decided. */
+  viesUnavailable?: string;
 }
 
 export interface Taxes {
