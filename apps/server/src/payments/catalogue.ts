@@ -73,6 +73,11 @@ export function loadPrices(file: string | null): PriceTable {
   } catch (error) {
     throw new Error(`PRICES_FILE ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
+  return parsePrices(json, file);
+}
+
+/** Checks the JSON of a prices file; `file` names it in the error. */
+export function parsePrices(json: unknown, file: string): PriceTable {
   const parsed = PricesFile.safeParse(json);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(file)'}: ${i.message}`);
