@@ -137,6 +137,8 @@ describe('a newcomer buys PREMIUM annual by MANUAL invoice', () => {
       invoice: { amountDue: 14400, currency: 'EUR' },
     });
     expect(started.body.invoice.number).toMatch(/^FRY-\d{4}-\d{6}$/);
+    // The plan chosen at sign-up has reached checkout.
+    expect((await state(newcomer)).chosenPlan).toBeNull();
     expect((await state(newcomer)).planType).toBe('NONE');
     const infos = await as(newcomer, `/api/pay/customers/${newcomer.uid}/payment-infos`);
     expect(infos.body.subscription).toMatchObject({ status: 'incomplete', openedInvoicesAmount: 14400 });
@@ -175,6 +177,9 @@ describe('a newcomer buys PREMIUM annual by MANUAL invoice', () => {
     expect((await start(payer, {})).status).toBe(409);
     const custom = await start(other, { planCode: 'CUSTOM' });
     expect(custom.status).toBe(400);
+    const vat = await start(other, { countryCode: 'DE', vatNumber: 'DE12' });
+    expect(vat.status).toBe(400);
+    expect(vat.body.codes).toContain('INVALID_VAT_NUMBER');
     const stripe = await start(other, { provider: 'STRIPE' });
     expect(stripe.status).toBe(400);
     expect(stripe.body.error ?? stripe.body.codes).toBeDefined();

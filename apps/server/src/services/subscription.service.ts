@@ -128,6 +128,7 @@ export class SubscriptionService {
       renewalInvoiceFor: null,
     });
     if (!sub) throw new AppError('CONFLICT', 'This account has a subscription already: change it instead.');
+    await this.plans.checkoutStarted([payer.id, auth!.user.id]);
     if (trial)
       await this.plans.assign(payer.id, { planCode: sub.planCode, until: null, reason: 'subscription' });
     if (provider.collects === 'invoice') {
