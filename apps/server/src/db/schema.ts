@@ -753,6 +753,8 @@ export const subscriptions = pgTable(
     pendingChange: jsonb('pending_change').$type<Record<string, unknown>>(),
     intentStatus: text('intent_status'),
     failedIntentClientSecret: text('failed_intent_client_secret'),
+    /** The open invoice a MANUAL subscription waits on (its first or a renewal), voided if it ends unpaid. */
+    openInvoice: text('open_invoice'),
     /** The renewal invoice issued ahead of the period's end (MANUAL), so it is issued once. */
     renewalInvoiceFor: ts('renewal_invoice_for'),
     /** Dunning: when the renewal failed (day 0), how many retries were made (0, 1 on day 3, 2 on day 7). */

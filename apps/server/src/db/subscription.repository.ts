@@ -38,6 +38,8 @@ export interface SubscriptionRecord {
   pendingChange: PendingChange | null;
   intentStatus: PaymentIntentStatus | null;
   failedIntentClientSecret: string | null;
+  /** The open invoice it waits on (MANUAL: the first or a renewal). */
+  openInvoice: string | null;
   renewalInvoiceFor: Date | null;
   pastDueSince: Date | null;
   dunningAttempt: number;
@@ -63,7 +65,8 @@ const SUB = `id, user_id AS "userId", plan_code AS "planCode", frequency, curren
   provider, provider_ref AS "providerRef", status, current_period_start AS "currentPeriodStart",
   current_period_end AS "currentPeriodEnd", trial_ends_at AS "trialEndsAt",
   cancel_at_period_end AS "cancelAtPeriodEnd", pending_change AS "pendingChange", intent_status AS "intentStatus",
-  failed_intent_client_secret AS "failedIntentClientSecret", renewal_invoice_for AS "renewalInvoiceFor",
+  failed_intent_client_secret AS "failedIntentClientSecret", open_invoice AS "openInvoice",
+  renewal_invoice_for AS "renewalInvoiceFor",
   past_due_since AS "pastDueSince", dunning_attempt AS "dunningAttempt", next_retry_at AS "nextRetryAt",
   canceled_at AS "canceledAt", created_at AS "createdAt"`;
 const CUSTOMER = `user_id AS "userId", country_code AS "countryCode", vat_number AS "vatNumber",
@@ -87,6 +90,7 @@ const COLUMNS: Partial<Record<keyof SubscriptionRecord, string>> = {
   pendingChange: 'pending_change',
   intentStatus: 'intent_status',
   failedIntentClientSecret: 'failed_intent_client_secret',
+  openInvoice: 'open_invoice',
   renewalInvoiceFor: 'renewal_invoice_for',
   pastDueSince: 'past_due_since',
   dunningAttempt: 'dunning_attempt',
@@ -106,7 +110,7 @@ export class PgSubscriptionRepository {
   async create(
     sub: Omit<
       SubscriptionRecord,
-      'createdAt' | 'dunningAttempt' | 'pastDueSince' | 'nextRetryAt' | 'canceledAt'
+      'createdAt' | 'dunningAttempt' | 'pastDueSince' | 'nextRetryAt' | 'canceledAt' | 'openInvoice'
     >,
   ): Promise<SubscriptionRecord | null> {
     try {

@@ -38,9 +38,10 @@ export class PlanService implements Plans {
 
   /** The plan picked at sign-up (/register?type=…) has reached checkout: it no longer waits. */
   async checkoutStarted(userIds: string[]): Promise<void> {
-    await this.db.query('UPDATE users SET chosen_plan = NULL WHERE id = ANY($1) AND chosen_plan IS NOT NULL', [
-      userIds,
-    ]);
+    await this.db.query(
+      'UPDATE users SET chosen_plan = NULL WHERE id = ANY($1) AND chosen_plan IS NOT NULL',
+      [userIds],
+    );
   }
 
   /** Plans whose end has passed fall back to NONE; each account once, whichever instance runs it. */

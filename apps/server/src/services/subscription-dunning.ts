@@ -103,7 +103,7 @@ export class SubscriptionDunning {
     const priced = next
       ? { ...sub, planCode: next.planCode, frequency: next.frequency, amount: next.amount }
       : sub;
-    await this.invoices.issue({
+    const invoice = await this.invoices.issue({
       buyer: {
         userId: payer.id,
         email: payer.email,
@@ -119,6 +119,7 @@ export class SubscriptionDunning {
       subscriptionId: sub.id,
       status: 'open',
     });
+    await this.repo.update(sub.id, { openInvoice: invoice.number });
   }
 
   /** A card provider says a payment failed: the user may act (SCA), and a failed renewal starts dunning. */
@@ -195,6 +196,13 @@ export class SubscriptionDunning {
         ?.cancelNow(sub.providerRef)
         .catch((err) => this.logger.warn({ err, subscriptionId: sub.id }, 'provider cancel failed'));
     await this.plans.assign(sub.userId, { planCode: null, until: null, reason });
+    // The plan it would have paid for has ended: the renewal is not owed.
+    if (reason === 'dunning' && sub.openInvoice)
+      await this.invoices
+        .void(sub.openInvoice, null)
+        .catch((err) =>
+          this.logger.warn({ err, invoice: sub.openInvoice }, 'could not void the open invoice'),
+        );
     if (mail) await this.notify(ended, 'ended');
     return true;
   }

@@ -141,6 +141,7 @@ export class SubscriptionService {
         this.line(sub.planCode, sub.frequency),
         amount,
       );
+      await this.repo.update(sub.id, { openInvoice: invoice.number });
       return { subscriptionId: id, status: 'incomplete', invoice: invoiceSummary(invoice) };
     }
     return this.startAtProvider(sub, payer, customer, provider, trial ? this.settings.trialDays : 0);
@@ -376,10 +377,18 @@ export class SubscriptionService {
       // Nothing was paid: it ends now, and nothing was granted.
       if (sub.providerRef) await this.providers.get(sub.provider)?.cancelNow(sub.providerRef);
       await this.repo.update(sub.id, { status: 'canceled', canceledAt: this.now() });
+      await this.voidOpenInvoice(sub);
       return { subscription: null };
     }
     if (sub.providerRef) await this.provider(sub.provider, false).setCancelAtPeriodEnd(sub.providerRef, true);
-    const updated = await this.repo.update(sub.id, { cancelAtPeriodEnd: true, pendingChange: null });
+    // A renewal invoice issued ahead is not owed any more (a resume issues it again).
+    await this.voidOpenInvoice(sub);
+    const updated = await this.repo.update(sub.id, {
+      cancelAtPeriodEnd: true,
+      pendingChange: null,
+      openInvoice: null,
+      renewalInvoiceFor: null,
+    });
     await this.plans.assign(payer.id, {
       planCode: sub.planCode,
       until: sub.currentPeriodEnd ?? this.now(),
@@ -422,6 +431,7 @@ export class SubscriptionService {
     }
     // Ferry's clock rather than the invoice's: one time line for periods, renewals and dunning.
     const paidAt = this.now();
+    if (sub.openInvoice === invoice.number) await this.repo.update(sub.id, { openInvoice: null });
     const pending = sub.pendingChange;
     if (pending?.kind === 'upgrade' && pending.invoiceNumber === invoice.number) {
       await this.activate(sub, {
@@ -564,6 +574,14 @@ export class SubscriptionService {
   }
 
   // --- helpers ------------------------------------------------------------------------------------------
+
+  /** Voids the open invoice the subscription waits on, if any (not an upgrade's: that one is its own). */
+  private async voidOpenInvoice(sub: SubscriptionRecord): Promise<void> {
+    if (!sub.openInvoice) return;
+    await this.invoices.void(sub.openInvoice, null).catch((err) => {
+      this.logger.warn({ err, invoice: sub.openInvoice }, 'could not void the open invoice');
+    });
+  }
 
   /** Issues an open invoice of one line for a subscription (MANUAL: first payment, renewal, upgrade). */
   async issue(
