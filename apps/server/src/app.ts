@@ -31,6 +31,7 @@ import { type DashboardServices, dashboardRoutes } from './http/routes/dashboard
 import { downloadRoutes } from './http/routes/download.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { inboxRoutes } from './http/routes/inbox.routes.js';
+import { invoiceRoutes } from './http/routes/invoice.routes.js';
 import { limitsRoutes } from './http/routes/limits.routes.js';
 import { opsRoutes } from './http/routes/ops.routes.js';
 import { receiveRoutes } from './http/routes/receive.routes.js';
@@ -43,12 +44,14 @@ import type { AuthService } from './services/auth.service.js';
 import type { ContactsService } from './services/contacts.service.js';
 import type { DownloadService } from './services/download.service.js';
 import type { InboxService } from './services/inbox.service.js';
+import type { InvoiceService } from './services/invoice.service.js';
 import type { LimitsService } from './services/limits.service.js';
 import type { NotificationService } from './services/notification.service.js';
 import type { OperatorAccess } from './services/operator-access.js';
 import type { ReceiveService } from './services/receive.service.js';
 import type { ReceiveRequestService } from './services/receive-request.service.js';
 import type { SalesService } from './services/sales.service.js';
+import type { TaxService } from './services/tax.service.js';
 import type { TransferService } from './services/transfer.service.js';
 import type { UserService } from './services/user.service.js';
 import type { HashingDataStore } from './storage/hashing-store.js';
@@ -77,6 +80,10 @@ export interface AppDeps {
   sales: SalesService;
   /** Who may use the operator console (OPERATOR_EMAILS). */
   operators: OperatorAccess;
+  /** EU VAT decisions (GET /api/pay/subscriptions/tax-rates). */
+  taxes: TaxService;
+  /** Invoices: the owner's list and PDFs, the operators' list, mark-paid and void. */
+  invoices: InvoiceService;
   /** Receiving files (S3): requests, public receive pages, uploads into them. */
   receive: ReceiveService;
   /** File requests (/request-files) for their owner. */
@@ -180,6 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(userRoutes(deps.users));
   await app.register(contactsRoutes(deps.contacts));
   await app.register(salesRoutes(deps.sales));
+  await app.register(invoiceRoutes(deps.invoices, deps.taxes));
   await app.register(transferRoutes(deps.transfers, deps.notifications, publicOrigin));
   await app.register(dashboardRoutes(deps.dashboard, publicOrigin));
   await app.register(downloadRoutes(deps.downloads, callerOrigin, deps.metrics));

@@ -49,7 +49,7 @@ import { AddedFileUploadAuth, FileAdditionService } from './services/dashboard-a
 import { type CloneJob, TRANSFER_CLONE, TransferCloneService } from './services/dashboard-clone.service.js';
 import { DownloadService } from './services/download.service.js';
 import { InboxService } from './services/inbox.service.js';
-import { InvoiceService } from './services/invoice.service.js';
+import { InvoiceMails, InvoiceService } from './services/invoice.service.js';
 import { LimitsService, withTeamDownloads } from './services/limits.service.js';
 import {
   type ConfirmationJob,
@@ -442,6 +442,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     const taxes = new TaxService(
       { sellerCountry: config.billing.seller.country, vies: config.billing.vies },
       logger.child({ component: 'taxes' }),
+      rateLimiter,
     );
     const invoices = new InvoiceService(
       new PgInvoiceRepository(database.pool),
@@ -451,9 +452,11 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
         prefix: config.billing.invoicePrefix,
         dueDays: config.billing.invoiceDueDays,
         seller: config.billing.seller,
+        productName: config.productName,
       },
       logger.child({ component: 'invoices' }),
     );
+    invoices.setEvents(new InvoiceMails(mailJob, config.productName, publicOrigin));
     const app = await buildApp({
       config,
       logger,
@@ -487,6 +490,8 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
         logger.child({ component: 'sales' }),
       ),
       operators,
+      taxes,
+      invoices,
       uploadStore,
     });
     appServer = app.server;
