@@ -227,7 +227,7 @@ export async function renderInvoicePdf(invoice: InvoiceRecord, options: InvoiceP
     t.seller,
     [
       str(seller.name) ?? options.productName,
-      str(seller.address),
+      str(seller.address)?.replace(/\\n/g, '\n') ?? null,
       countryName(seller.country),
       str(seller.vatId) && `${t.vatId}${t.colon}${seller.vatId}`,
       str(seller.email),
