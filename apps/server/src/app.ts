@@ -33,7 +33,9 @@ import { healthRoutes } from './http/routes/health.routes.js';
 import { inboxRoutes } from './http/routes/inbox.routes.js';
 import { invoiceRoutes } from './http/routes/invoice.routes.js';
 import { limitsRoutes } from './http/routes/limits.routes.js';
+import { operatorBillingRoutes } from './http/routes/operator-billing.routes.js';
 import { opsRoutes } from './http/routes/ops.routes.js';
+import { payRoutes } from './http/routes/pay.routes.js';
 import { receiveRoutes } from './http/routes/receive.routes.js';
 import { salesRoutes } from './http/routes/sales.routes.js';
 import { transferRoutes } from './http/routes/transfer.routes.js';
@@ -48,10 +50,12 @@ import type { InvoiceService } from './services/invoice.service.js';
 import type { LimitsService } from './services/limits.service.js';
 import type { NotificationService } from './services/notification.service.js';
 import type { OperatorAccess } from './services/operator-access.js';
+import type { OperatorBillingService } from './services/operator-billing.service.js';
 import type { ReceiveService } from './services/receive.service.js';
 import type { ReceiveRequestService } from './services/receive-request.service.js';
 import type { SalesService } from './services/sales.service.js';
 import type { TaxService } from './services/tax.service.js';
+import type { SubscriptionService } from './services/subscription.service.js';
 import type { TransferService } from './services/transfer.service.js';
 import type { UserService } from './services/user.service.js';
 import type { HashingDataStore } from './storage/hashing-store.js';
@@ -84,6 +88,10 @@ export interface AppDeps {
   taxes: TaxService;
   /** Invoices: the owner's list and PDFs, the operators' list, mark-paid and void. */
   invoices: InvoiceService;
+  /** Plans on sale, subscriptions, billing customers (/api/pay/…). */
+  subscriptions: SubscriptionService;
+  /** The operators' plan routes: set a plan, list subscriptions. */
+  operatorBilling: OperatorBillingService;
   /** Receiving files (S3): requests, public receive pages, uploads into them. */
   receive: ReceiveService;
   /** File requests (/request-files) for their owner. */
@@ -188,6 +196,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(contactsRoutes(deps.contacts));
   await app.register(salesRoutes(deps.sales));
   await app.register(invoiceRoutes(deps.invoices, deps.taxes));
+  await app.register(payRoutes(deps.subscriptions));
+  await app.register(operatorBillingRoutes(deps.operatorBilling));
   await app.register(transferRoutes(deps.transfers, deps.notifications, publicOrigin));
   await app.register(dashboardRoutes(deps.dashboard, publicOrigin));
   await app.register(downloadRoutes(deps.downloads, callerOrigin, deps.metrics));

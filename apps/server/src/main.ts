@@ -22,6 +22,7 @@ import { PgNotificationRepository } from './db/notification.repository.js';
 import { PgOperatorLog } from './db/operator-log.repository.js';
 import { PgReceiveRepository } from './db/receive.repository.js';
 import { PgSalesRepository } from './db/sales.repository.js';
+import { PgSubscriptionRepository, type SubscriptionRecord } from './db/subscription.repository.js';
 import { PgTeamRepository } from './db/team.repository.js';
 import { PgTransferRepository } from './db/transfer.repository.js';
 import { ConnectionTracker } from './http/connection-tracker.js';
@@ -33,6 +34,9 @@ import { DataDirLock } from './lib/data-dir-lock.js';
 import { HeapTrimmer, loadMallocTrim } from './lib/heap-trim.js';
 import { createMailer } from './mail/index.js';
 import { Metrics } from './observability/metrics.js';
+import { Catalogue, loadPrices } from './payments/catalogue.js';
+import { ManualProvider } from './payments/manual.js';
+import type { PaymentProvider } from './payments/provider.js';
 import { MemoryRateLimiter } from './ratelimit/memory.js';
 import { RedisLocker } from './redis/redis-locker.js';
 import { RedisRateLimiter } from './redis/redis-rate-limiter.js';
@@ -40,6 +44,8 @@ import { Argon2PasswordHasher } from './security/argon2.js';
 import { SecondFactor } from './security/second-factor.js';
 import { Signer } from './security/secrets.js';
 import { AuthService } from './services/auth.service.js';
+import { BillingAccounts } from './services/billing-account.js';
+import type { Invoices, Taxes } from './services/billing-ports.js';
 import { CleanupService } from './services/cleanup.service.js';
 import { ContactsService } from './services/contacts.service.js';
 import { DashboardService } from './services/dashboard.service.js';
@@ -60,12 +66,17 @@ import {
   TRANSFER_DISPATCH,
 } from './services/notification.service.js';
 import { OperatorAccess } from './services/operator-access.js';
+import { OperatorBillingService } from './services/operator-billing.service.js';
+import { PlanService } from './services/plan.service.js';
 import type { RateLimiter } from './services/ports.js';
 import { DEFAULT_RECEIVE_RATE_LIMITS, ReceiveService } from './services/receive.service.js';
 import { ReceiveOwners } from './services/receive-owner.js';
 import { ReceivePoints } from './services/receive-points.js';
 import { ReceiveRequestService } from './services/receive-request.service.js';
 import { SalesService } from './services/sales.service.js';
+import { SubscriptionService } from './services/subscription.service.js';
+import { SubscriptionDunning } from './services/subscription-dunning.js';
+import { subscriptionLine } from './services/subscription-view.js';
 import { TaxService } from './services/tax.service.js';
 import { TransferService } from './services/transfer.service.js';
 import { UserService } from './services/user.service.js';
@@ -79,8 +90,27 @@ export const VERSION: string = JSON.parse(
 /** The queue of the hourly sweep of abandoned uploads. */
 export const SWEEP_UNFINISHED = 'maintenance.sweep-unfinished';
 
+/** Billing as the tests and the integrator reach it. */
+export interface FerryBilling {
+  subscriptions: SubscriptionService;
+  /** Renewals and dunning; the maintenance tick runs it. */
+  dunning: SubscriptionDunning;
+  plans: PlanService;
+  invoices: Invoices;
+  taxes: Taxes;
+}
+
+/** What createFerry takes besides config (tests: a movable clock; the card providers once wired). */
+export interface FerryOptions {
+  /** The clock of billing (periods, trials, dunning). */
+  now?: () => Date;
+  /** STRIPE and PAYPAL adapters (payments/stripe.ts, paypal.ts): offered when PAYMENT_PROVIDERS names them. */
+  cardProviders?: PaymentProvider[];
+}
+
 export interface Ferry {
   app: FastifyInstance;
+  billing: FerryBilling;
   config: Config;
   cleanup: CleanupService;
   jobs: JobQueue;
@@ -123,7 +153,11 @@ async function secretKey(config: Config): Promise<string> {
 }
 
 /** The composition root: the one place that picks concrete adapters and wires services to them. */
-export async function createFerry(config: Config, logger: Logger = createLogger(config)): Promise<Ferry> {
+export async function createFerry(
+  config: Config,
+  logger: Logger = createLogger(config),
+  options: FerryOptions = {},
+): Promise<Ferry> {
   const cleanups: Array<() => Promise<void>> = [];
   const closeAll = async () => {
     for (const cleanup of cleanups.reverse())
@@ -400,11 +434,43 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     await jobs.work<ConfirmationJob>(DOWNLOAD_CONFIRMATION, async (job) => ({
       confirmed: await notifications.confirmDownloads(job.data),
     }));
+    const operators = new OperatorAccess(config.billing.operatorEmails);
+    const taxes = new TaxService(
+      { sellerCountry: config.billing.seller.country, vies: config.billing.vies },
+      logger.child({ component: 'taxes' }),
+      rateLimiter,
+    );
+    const invoices = new InvoiceService(
+      new PgInvoiceRepository(database.pool),
+      new PgOperatorLog(database.pool),
+      operators,
+      {
+        prefix: config.billing.invoicePrefix,
+        dueDays: config.billing.invoiceDueDays,
+        seller: config.billing.seller,
+        productName: config.productName,
+      },
+      logger.child({ component: 'invoices' }),
+    );
+    invoices.setEvents(new InvoiceMails(mailJob, config.productName, publicOrigin));
+    const billing = createBilling(config, logger, options, {
+      operators,
+      taxes,
+      invoices,
+      pool: database.pool,
+      accounts,
+      mailJob,
+      publicOrigin,
+      storageUsed: (userId) => repo.storageUsed(userId),
+    });
     await jobs.work(MAINTENANCE_TICK, async () => {
       const done = await notifications.tick();
       if (done.expired + done.reminded + done.requestsReminded + done.redispatched + done.reconfirmed > 0)
         logger.info(done, 'maintenance');
-      return done;
+      // Plans ending, MANUAL renewals and dunning: once across instances, as the tick is a singleton job.
+      const subscriptions = await billing.dunning.tick();
+      if (Object.values(subscriptions).some((n) => n > 0)) logger.info(subscriptions, 'subscriptions');
+      return { ...done, subscriptions };
     });
     await jobs.schedule(SWEEP_UNFINISHED, '17 * * * *'); // hourly, once across all instances
     await jobs.schedule(MAINTENANCE_TICK, config.notifications.maintenanceCron);
@@ -438,25 +504,6 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
         owner && { email: owner.email, locale: owner.locale },
       );
     });
-    const operators = new OperatorAccess(config.billing.operatorEmails);
-    const taxes = new TaxService(
-      { sellerCountry: config.billing.seller.country, vies: config.billing.vies },
-      logger.child({ component: 'taxes' }),
-      rateLimiter,
-    );
-    const invoices = new InvoiceService(
-      new PgInvoiceRepository(database.pool),
-      new PgOperatorLog(database.pool),
-      operators,
-      {
-        prefix: config.billing.invoicePrefix,
-        dueDays: config.billing.invoiceDueDays,
-        seller: config.billing.seller,
-        productName: config.productName,
-      },
-      logger.child({ component: 'invoices' }),
-    );
-    invoices.setEvents(new InvoiceMails(mailJob, config.productName, publicOrigin));
     const app = await buildApp({
       config,
       logger,
@@ -492,6 +539,8 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       operators,
       taxes,
       invoices,
+      subscriptions: billing.subscriptions,
+      operatorBilling: billing.operatorBilling,
       uploadStore,
     });
     appServer = app.server;
@@ -505,6 +554,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
         : null;
     return {
       app,
+      billing,
       config,
       cleanup,
       jobs,
@@ -519,6 +569,75 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
     await closeAll();
     throw error;
   }
+}
+
+/** Plans, subscriptions, their providers, renewals and dunning, and the operators' plan routes. */
+function createBilling(
+  config: Config,
+  logger: Logger,
+  options: FerryOptions,
+  deps: {
+    operators: OperatorAccess;
+    taxes: Taxes;
+    invoices: Invoices;
+    pool: import('pg').Pool;
+    accounts: PgAccountRepository;
+    mailJob: MailJob;
+    publicOrigin: () => string;
+    storageUsed: (userId: string) => Promise<number>;
+  },
+) {
+  const now = options.now ?? (() => new Date());
+  const log = logger.child({ component: 'billing' });
+  const catalogue = new Catalogue(loadPrices(config.billing.pricesFile), config.billing);
+  const { taxes, invoices } = deps;
+  const providers = new Map<PaymentProvider['name'], PaymentProvider>([['MANUAL', new ManualProvider()]]);
+  for (const provider of options.cardProviders ?? []) providers.set(provider.name, provider);
+  const repo = new PgSubscriptionRepository(deps.pool);
+  const plans = new PlanService(deps.pool);
+  const line = (sub: SubscriptionRecord) => subscriptionLine(config.productName, sub.planCode, sub.frequency);
+  const dunning = new SubscriptionDunning(
+    repo,
+    deps.accounts,
+    plans,
+    taxes,
+    invoices,
+    providers,
+    deps.mailJob,
+    { productName: config.productName, publicOrigin: deps.publicOrigin, line },
+    log,
+    now,
+  );
+  const subscriptions = new SubscriptionService(
+    repo,
+    deps.accounts,
+    new BillingAccounts(deps.accounts),
+    plans,
+    taxes,
+    invoices,
+    catalogue,
+    providers,
+    dunning,
+    {
+      providers: config.billing.providers,
+      trialDays: config.billing.trialDays,
+      productName: config.productName,
+    },
+    log,
+    now,
+  );
+  const operatorBilling = new OperatorBillingService(
+    deps.pool,
+    deps.operators,
+    deps.accounts,
+    plans,
+    subscriptions,
+    repo,
+    new PgOperatorLog(deps.pool),
+    deps.storageUsed,
+    now,
+  );
+  return { subscriptions, dunning, plans, invoices, taxes, operatorBilling };
 }
 
 async function run(): Promise<void> {

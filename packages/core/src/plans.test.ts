@@ -20,7 +20,15 @@ import {
   TOAST_AUTO_CLOSE_MS,
 } from './constants.js';
 import { PLAN_CODES, PLAN_TYPES, type PlanCode, type PlanType, TEAM_PLANS } from './enums.js';
-import { GB, isPayingPlan, PLAN_LIMITS, planTypeOfCode, teamLicences } from './plans.js';
+import {
+  GB,
+  isPayingPlan,
+  PLAN_LIMITS,
+  planLimitsOf,
+  planTypeOfCode,
+  storageGBOfCode,
+  teamLicences,
+} from './plans.js';
 
 describe('PLAN_LIMITS (spec §9)', () => {
   it('has exactly the four plan types', () => {
@@ -190,5 +198,20 @@ describe('team licences', () => {
     expect(teamLicences('CUSTOM')).toBeNull();
     expect(teamLicences('PREMIUM')).toBeNull();
     expect(teamLicences(null)).toBeNull();
+  });
+});
+
+describe('storage of plan codes', () => {
+  it('raises PREMIUM storage to 2 000 / 5 000 / 10 000 GB for the PREMIUM_xTB codes only', () => {
+    expect(storageGBOfCode('PREMIUM')).toBe(1000);
+    expect(storageGBOfCode('PREMIUM_2TB')).toBe(2000);
+    expect(storageGBOfCode('PREMIUM_5TB')).toBe(5000);
+    expect(storageGBOfCode('PREMIUM_10TB')).toBe(10000);
+    expect(storageGBOfCode('TEAM10')).toBe(2000);
+    expect(planLimitsOf('PREMIUM', 'PREMIUM_5TB').storageGB).toBe(5000);
+    expect(planLimitsOf('PREMIUM', 'PREMIUM_5TB').uploadSizeGB).toBe(250);
+    // A code left beside NONE (a plan that ended) gives nothing.
+    expect(planLimitsOf('NONE', 'PREMIUM_10TB').storageGB).toBe(100);
+    expect(planLimitsOf('PREMIUM', null).storageGB).toBe(1000);
   });
 });

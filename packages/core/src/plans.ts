@@ -76,6 +76,28 @@ export function teamLicences(code: PlanCode | null, contractLicences?: number | 
   return code ? (TEAM_PLAN_LICENCES[code] ?? null) : null;
 }
 
+/** Storage in GB a plan code gives (spec §3, §9): the PREMIUM_xTB codes raise PREMIUM's 1 000. */
+export const PLAN_CODE_STORAGE_GB: Readonly<Partial<Record<PlanCode, number>>> = Object.freeze({
+  PREMIUM_2TB: 2000,
+  PREMIUM_5TB: 5000,
+  PREMIUM_10TB: 10000,
+});
+
+/** Storage (GB) of a plan code; the plan type's own storage for the codes that do not raise it. */
+export function storageGBOfCode(code: PlanCode): number {
+  return PLAN_CODE_STORAGE_GB[code] ?? PLAN_LIMITS[planTypeOfCode(code)].storageGB;
+}
+
+/**
+ * The limits an account is held to: its plan type's, with the storage its plan code gives (a plan code only
+ * counts when it belongs to that plan type: a stale code beside NONE gives nothing).
+ */
+export function planLimitsOf(planType: PlanType, planCode: PlanCode | null | undefined): PlanLimits {
+  const limits = PLAN_LIMITS[planType];
+  if (!planCode || planTypeOfCode(planCode) !== planType) return limits;
+  return { ...limits, storageGB: storageGBOfCode(planCode) };
+}
+
 export function isPayingPlan(plan: PlanType): boolean {
   return plan !== 'NONE';
 }

@@ -708,6 +708,68 @@ export const operatorActions = pgTable(
   (t) => [index('operator_actions_at_idx').on(t.at), index('operator_actions_target_idx').on(t.targetUserId)],
 );
 
+/** Who pays (spec §7 billing customer): one row per paying account (a team's manager, or the user). */
+export const billingCustomers = pgTable('billing_customers', {
+  userId: text('user_id').primaryKey(),
+  countryCode: text('country_code'),
+  vatNumber: text('vat_number'),
+  vatNumberValid: boolean('vat_number_valid'),
+  companyName: text('company_name'),
+  address: text('address'),
+  currency: text('currency'),
+  provider: text('provider'),
+  /** The card providers' customer ids, by provider name ({"STRIPE": "cus_…"}). */
+  providerRefs: jsonb('provider_refs').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+  /** Set once the account has had its trial: one per account, ever. */
+  trialUsedAt: ts('trial_used_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/**
+ * Subscriptions (spec §3): Ferry's own record of what an account pays for; a card provider's subscription is
+ * mirrored here through its events. At most one live (not canceled) subscription per account.
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull(),
+    planCode: text('plan_code').notNull(),
+    frequency: text('frequency').notNull(),
+    currency: text('currency').notNull(),
+    /** Per period, VAT excluded, minor units. */
+    amount: integer('amount').notNull(),
+    taxRate: doublePrecision('tax_rate').notNull(),
+    provider: text('provider').notNull(),
+    providerRef: text('provider_ref'),
+    /** incomplete | trialing | active | past_due | canceled */
+    status: text('status').notNull(),
+    currentPeriodStart: ts('current_period_start'),
+    currentPeriodEnd: ts('current_period_end'),
+    trialEndsAt: ts('trial_ends_at'),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** A downgrade waiting for the next period: {planCode, frequency, amount}. */
+    pendingChange: jsonb('pending_change').$type<Record<string, unknown>>(),
+    intentStatus: text('intent_status'),
+    failedIntentClientSecret: text('failed_intent_client_secret'),
+    /** The renewal invoice issued ahead of the period's end (MANUAL), so it is issued once. */
+    renewalInvoiceFor: ts('renewal_invoice_for'),
+    /** Dunning: when the renewal failed (day 0), how many retries were made (0, 1 on day 3, 2 on day 7). */
+    pastDueSince: ts('past_due_since'),
+    dunningAttempt: integer('dunning_attempt').notNull().default(0),
+    nextRetryAt: ts('next_retry_at'),
+    canceledAt: ts('canceled_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('subscriptions_one_live_idx').on(t.userId).where(sql`${t.status} <> 'canceled'`),
+    uniqueIndex('subscriptions_provider_ref_idx').on(t.provider, t.providerRef),
+    index('subscriptions_period_end_idx').on(t.currentPeriodEnd),
+  ],
+);
+
 /** The last invoice number given per prefix and year: locked by the issuing transaction, so numbers have no gaps. */
 export const invoiceCounters = pgTable(
   'invoice_counters',

@@ -1112,7 +1112,69 @@ const TABLE: Record<string, Row> = {
     expect: same([404, 'NOT_FOUND']),
     call: async ({ target }) => ({ path: `/api/operator/invoices/${await invoiceOf(target)}/void` }),
   },
+
+  // --- plans and subscriptions (/pay/*): the paying account only; operators' routes do not exist for others ---
+  'GET /api/pay/plans': { expect: same(200), call: () => ({ path: '/api/pay/plans' }) },
+  'POST /api/pay/subscriptions': {
+    // CUSTOM is never sold through checkout: signed in, the request is read and refused; nothing is bought.
+    expect: own(400),
+    call: () => ({
+      path: '/api/pay/subscriptions',
+      body: { planCode: 'CUSTOM', frequency: 'ANNUAL', provider: 'MANUAL', countryCode: 'FR' },
+    }),
+  },
+  'GET /api/pay/subscriptions/current': {
+    expect: own(200),
+    call: () => ({ path: '/api/pay/subscriptions/current' }),
+  },
+  'PATCH /api/pay/subscriptions/:id': {
+    // The target's subscription waits for its first payment: its owner is told to pay first.
+    expect: owner(409),
+    call: async ({ target }) => ({
+      path: `/api/pay/subscriptions/${await liveSubscription(target)}`,
+      body: { frequency: 'MONTHLY' },
+    }),
+  },
+  'POST /api/pay/subscriptions/:id/cancel': {
+    expect: owner(200),
+    call: async ({ target }) => ({ path: `/api/pay/subscriptions/${await liveSubscription(target)}/cancel` }),
+  },
+  'POST /api/pay/subscriptions/:id/resume': {
+    expect: owner(200),
+    call: async ({ target }) => ({ path: `/api/pay/subscriptions/${await liveSubscription(target)}/resume` }),
+  },
+  'GET /api/pay/customers/:managerId': {
+    expect: owner(200),
+    call: ({ target }) => ({ path: `/api/pay/customers/${target.uid}` }),
+  },
+  'GET /api/pay/customers/:managerId/payment-infos': {
+    expect: owner(200),
+    call: ({ target }) => ({ path: `/api/pay/customers/${target.uid}/payment-infos` }),
+  },
+  'PUT /api/operator/users/:uid/plan': {
+    expect: same(404),
+    call: ({ target }) => ({ path: `/api/operator/users/${target.uid}/plan`, body: { planCode: 'TEAM25' } }),
+  },
+  'GET /api/operator/subscriptions': {
+    expect: same(404),
+    call: () => ({ path: '/api/operator/subscriptions' }),
+  },
 };
+
+/** The id of the person's live subscription, started (MANUAL, waiting for payment) when there is none. */
+async function liveSubscription(p: Person): Promise<string> {
+  const headers = { authorization: `Bearer ${p.token}` };
+  const current = await api(ferry.baseUrl, '/api/pay/subscriptions/current', { headers });
+  if (current.body?.subscription) return current.body.subscription.id;
+  const started = await api(ferry.baseUrl, '/api/pay/subscriptions', {
+    method: 'POST',
+    headers,
+    json: { planCode: 'PREMIUM', frequency: 'ANNUAL', provider: 'MANUAL', countryCode: 'FR' },
+  });
+  if (started.status !== 201)
+    throw new Error(`subscription ${started.status}: ${JSON.stringify(started.body)}`);
+  return started.body.subscriptionId;
+}
 
 /** Ann's data, which no answer to anyone else may carry (JWT payloads in answers are decoded first). */
 function leaks(body: string, p: Person): string[] {

@@ -36,6 +36,7 @@ import { emailVerification, passwordChanged, passwordReset } from '../mail/templ
 import { hashRecoveryCode, type SecondFactor } from '../security/second-factor.js';
 import { randomToken, sha256Hex } from '../security/secrets.js';
 import { AppError } from './app-error.js';
+import { planOf } from './effective-plan.js';
 import type { MailQueue } from './notification.service.js';
 import type { PasswordHasher, RateLimiter } from './ports.js';
 import { permissionsOf } from './user.service.js';
@@ -497,8 +498,8 @@ export class AuthService {
 
   /** A team member's plan is their team's: the manager's (spec §4: limits and plan follow the manager). */
   private async planOf(user: UserRecord): Promise<PlanType> {
-    if (!user.managerId) return user.planType;
-    return (await this.repo.user(user.managerId))?.planType ?? user.planType;
+    const team = user.managerId ? ((await this.repo.user(user.managerId)) ?? user) : user;
+    return planOf(team, this.now());
   }
 
   /** The spec §3 auth state of a request. */

@@ -153,7 +153,7 @@ export class FileAdditionService {
         await tx.create(
           { id: additionId, transferId, uploadTokenHash: sha256Hex(uploadToken), actor: actor(caller) },
           rows,
-          { teamId: team?.teamId ?? owner.id, maxBytes: plan.storageGB * GB },
+          { teamId: team?.teamId ?? owner.id, maxBytes: (team?.storageGB ?? plan.storageGB) * GB },
         );
       } catch (error) {
         if (!(error instanceof StorageQuotaExceeded)) throw error;

@@ -231,7 +231,7 @@ export class TransferCloneService {
           email,
           secretHash: NotificationService.secretHash(this.notifications.recipientSecret(id, email)),
         })),
-        quota: { teamId: team?.teamId ?? caller.id, maxBytes: limits.storageGB * GB },
+        quota: { teamId: team?.teamId ?? caller.id, maxBytes: (team?.storageGB ?? limits.storageGB) * GB },
         sourceId,
         sourceEvent: { type: 'CLONED', actor: who, data: { cloneId: id } },
       });

@@ -157,7 +157,7 @@ export class DashboardService {
     const team = await this.limits.forSender(user.id);
     return {
       used: await this.transfers.storageUsed(team?.teamId ?? user.id),
-      limit: PLAN_LIMITS[team?.plan ?? user.planType].storageGB * GB,
+      limit: (team?.storageGB ?? PLAN_LIMITS[user.planType].storageGB) * GB,
     };
   }
 }

@@ -4,12 +4,14 @@ import {
   LimitsUpdate,
   PLAN_LIMITS,
   type PlanType,
+  planLimitsOf,
   type UploaderSettings,
 } from '@ferry/core';
 import type { PgAccountRepository, UserRecord } from '../db/account.repository.js';
 import type { PgTeamRepository } from '../db/team.repository.js';
 import { AppError } from './app-error.js';
 import type { Authenticated } from './auth.service.js';
+import { planOf } from './effective-plan.js';
 import type { TransferRepository } from './ports.js';
 import { teamMemberUploaderSettings } from './user.service.js';
 
@@ -21,6 +23,8 @@ export interface SenderLimits {
   plan: PlanType;
   forcedFileValidityInDays: number | null;
   forcedRegion: string | null;
+  /** Storage (GB) of the team's plan code (PREMIUM_5TB raises PREMIUM's): what new uploads are held to. */
+  storageGB: number;
   /** The sender's team (its manager's uid; their own for an account without a manager): one storage pool. */
   teamId: string;
   /** For a team member: what the manager lets members do (spec §4, §5), enforced on their transfers. */
@@ -53,7 +57,7 @@ export class LimitsService {
     if (user.id !== auth!.user.id)
       throw new AppError('FORBIDDEN', 'Only the account owner can change these.');
     if (user.managerId) throw new AppError('FORBIDDEN', "Your team's manager sets these.");
-    const plan = PLAN_LIMITS[user.planType];
+    const plan = PLAN_LIMITS[planOf(user, this.now())];
     const next = { ...user.limitSettings };
     if (patch.forcedFileValidityInDays !== undefined) {
       if (patch.forcedFileValidityInDays !== null && patch.forcedFileValidityInDays > plan.fileValidityInDays)
@@ -86,8 +90,10 @@ export class LimitsService {
     const user = await this.accounts.user(userId);
     if (!user) return null;
     const team = await this.teamAccount(user);
+    const plan = planOf(team, this.now());
     return {
-      plan: team.planType,
+      plan,
+      storageGB: planLimitsOf(plan, team.planCode).storageGB,
       forcedFileValidityInDays: team.limitSettings.forcedFileValidityInDays ?? null,
       forcedRegion: team.limitSettings.forcedRegion ?? null,
       teamId: team.id,
@@ -98,7 +104,7 @@ export class LimitsService {
   /** The plan a transfer owner's downloads are held to (their team's); null for an unknown account. */
   async planOf(userId: string): Promise<PlanType | null> {
     const user = await this.accounts.user(userId);
-    return user ? (await this.teamAccount(user)).planType : null;
+    return user ? planOf(await this.teamAccount(user), this.now()) : null;
   }
 
   /** Bytes downloaded since `since` from the transfers of the owner's whole team. */
@@ -126,10 +132,11 @@ export class LimitsService {
 
   private async of(user: UserRecord): Promise<Limits> {
     const team = await this.teamAccount(user);
-    const plan = PLAN_LIMITS[team.planType];
+    const planType = planOf(team, this.now());
+    const plan = planLimitsOf(planType, team.planCode);
     const since = new Date(this.now().getTime() - WEEK_MS);
     return {
-      planType: team.planType,
+      planType,
       files: plan.files,
       fileValidityInDays: plan.fileValidityInDays,
       forcedFileValidityInDays: team.limitSettings.forcedFileValidityInDays ?? null,

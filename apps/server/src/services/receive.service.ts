@@ -209,7 +209,7 @@ export class ReceiveService {
           },
         ],
         [],
-        { teamId: point.owner.team.teamId, maxBytes: plan.storageGB * GB },
+        { teamId: point.owner.team.teamId, maxBytes: point.owner.team.storageGB * GB },
       );
     } catch (error) {
       if (!(error instanceof StorageQuotaExceeded)) throw error;

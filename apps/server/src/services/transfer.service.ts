@@ -50,6 +50,8 @@ export interface Actor {
   /** The account's own limit settings (PUT /transfer/limits/{id}/by-user). */
   forcedFileValidityInDays?: number | null;
   forcedRegion?: string | null;
+  /** Storage (GB) of the team's plan code, when it raises the plan type's (LimitsService.forSender). */
+  storageGB?: number;
   /** A signed-in user's notification settings (spec §3), the defaults of their transfers' switches. */
   notificationDefaults?: {
     summary: boolean;
@@ -267,7 +269,9 @@ export class TransferService {
           email,
           secretHash: NotificationService.secretHash(this.notifications.recipientSecret(id, email)),
         })),
-        actor.userId ? { teamId: actor.teamId ?? actor.userId, maxBytes: limits.storageGB * GB } : undefined,
+        actor.userId
+          ? { teamId: actor.teamId ?? actor.userId, maxBytes: (actor.storageGB ?? limits.storageGB) * GB }
+          : undefined,
         anonymous,
       );
     } catch (error) {

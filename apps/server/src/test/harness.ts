@@ -8,6 +8,7 @@ import { inject } from 'vitest';
 import { publicOriginOf } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { createFerry, type Ferry } from '../main.js';
+import type { PaymentProvider } from '../payments/provider.js';
 import { withDatabase } from './global-setup.js';
 
 /** Redis of this machine and CI; suites that need it fail loudly when it is absent. */
@@ -40,7 +41,15 @@ export interface TestFerry extends Ferry {
  * `databaseUrl` again to "restart" it.
  */
 export async function startTestFerry(
-  options: { dataDir?: string; databaseUrl?: string; env?: Record<string, string> } = {},
+  options: {
+    dataDir?: string;
+    databaseUrl?: string;
+    env?: Record<string, string>;
+    /** Billing's clock (trials, periods, dunning), for tests that move time. */
+    now?: () => Date;
+    /** Card providers (a stand-in of a provider's API behind the PaymentProvider port). */
+    cardProviders?: PaymentProvider[];
+  } = {},
 ): Promise<TestFerry> {
   const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-test-data-')));
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
@@ -57,7 +66,10 @@ export async function startTestFerry(
     ANONYMOUS_PENDING_UPLOAD_GB: '1000000',
     ...options.env,
   });
-  const ferry = await createFerry(config, pino({ level: 'warn' }));
+  const ferry = await createFerry(config, pino({ level: 'warn' }), {
+    now: options.now,
+    cardProviders: options.cardProviders,
+  });
   const address = await ferry.app.listen({ host: '127.0.0.1', port: 0 });
   return {
     ...ferry,

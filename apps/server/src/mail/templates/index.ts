@@ -18,6 +18,11 @@ export type { RenderedMail } from './layout.js';
 export { type PasswordGuessingInput, passwordGuessing } from './password-guessing.js';
 export { type ReceiveRequestInput, receiveRequest } from './receive-request.js';
 export { type SenderVerificationCodeInput, senderVerificationCode } from './sender-verification-code.js';
+export {
+  type DunningStage,
+  type SubscriptionDunningInput,
+  subscriptionDunning,
+} from './subscription-dunning.js';
 export { type TransferReceivedInput, transferReceived } from './transfer-received.js';
 export { type TransferSummaryInput, transferSummary } from './transfer-summary.js';
 export { type UploadReceiptInput, uploadReceipt } from './upload-receipt.js';
