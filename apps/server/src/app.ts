@@ -31,6 +31,7 @@ import { type DashboardServices, dashboardRoutes } from './http/routes/dashboard
 import { downloadRoutes } from './http/routes/download.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { inboxRoutes } from './http/routes/inbox.routes.js';
+import { invoiceRoutes } from './http/routes/invoice.routes.js';
 import { limitsRoutes } from './http/routes/limits.routes.js';
 import { operatorBillingRoutes } from './http/routes/operator-billing.routes.js';
 import { opsRoutes } from './http/routes/ops.routes.js';
@@ -45,6 +46,7 @@ import type { AuthService } from './services/auth.service.js';
 import type { ContactsService } from './services/contacts.service.js';
 import type { DownloadService } from './services/download.service.js';
 import type { InboxService } from './services/inbox.service.js';
+import type { InvoiceService } from './services/invoice.service.js';
 import type { LimitsService } from './services/limits.service.js';
 import type { NotificationService } from './services/notification.service.js';
 import type { OperatorAccess } from './services/operator-access.js';
@@ -52,6 +54,7 @@ import type { OperatorBillingService } from './services/operator-billing.service
 import type { ReceiveService } from './services/receive.service.js';
 import type { ReceiveRequestService } from './services/receive-request.service.js';
 import type { SalesService } from './services/sales.service.js';
+import type { TaxService } from './services/tax.service.js';
 import type { SubscriptionService } from './services/subscription.service.js';
 import type { TransferService } from './services/transfer.service.js';
 import type { UserService } from './services/user.service.js';
@@ -81,6 +84,10 @@ export interface AppDeps {
   sales: SalesService;
   /** Who may use the operator console (OPERATOR_EMAILS). */
   operators: OperatorAccess;
+  /** EU VAT decisions (GET /api/pay/subscriptions/tax-rates). */
+  taxes: TaxService;
+  /** Invoices: the owner's list and PDFs, the operators' list, mark-paid and void. */
+  invoices: InvoiceService;
   /** Plans on sale, subscriptions, billing customers (/api/pay/…). */
   subscriptions: SubscriptionService;
   /** The operators' plan routes: set a plan, list subscriptions. */
@@ -188,6 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(userRoutes(deps.users));
   await app.register(contactsRoutes(deps.contacts));
   await app.register(salesRoutes(deps.sales));
+  await app.register(invoiceRoutes(deps.invoices, deps.taxes));
   await app.register(payRoutes(deps.subscriptions));
   await app.register(operatorBillingRoutes(deps.operatorBilling));
   await app.register(transferRoutes(deps.transfers, deps.notifications, publicOrigin));

@@ -55,7 +55,7 @@ import { AddedFileUploadAuth, FileAdditionService } from './services/dashboard-a
 import { type CloneJob, TRANSFER_CLONE, TransferCloneService } from './services/dashboard-clone.service.js';
 import { DownloadService } from './services/download.service.js';
 import { InboxService } from './services/inbox.service.js';
-import { InvoiceService } from './services/invoice.service.js';
+import { InvoiceMails, InvoiceService } from './services/invoice.service.js';
 import { LimitsService, withTeamDownloads } from './services/limits.service.js';
 import {
   type ConfirmationJob,
@@ -438,6 +438,7 @@ export async function createFerry(
     const taxes = new TaxService(
       { sellerCountry: config.billing.seller.country, vies: config.billing.vies },
       logger.child({ component: 'taxes' }),
+      rateLimiter,
     );
     const invoices = new InvoiceService(
       new PgInvoiceRepository(database.pool),
@@ -447,9 +448,11 @@ export async function createFerry(
         prefix: config.billing.invoicePrefix,
         dueDays: config.billing.invoiceDueDays,
         seller: config.billing.seller,
+        productName: config.productName,
       },
       logger.child({ component: 'invoices' }),
     );
+    invoices.setEvents(new InvoiceMails(mailJob, config.productName, publicOrigin));
     const billing = createBilling(config, logger, options, {
       operators,
       taxes,
@@ -534,6 +537,8 @@ export async function createFerry(
         logger.child({ component: 'sales' }),
       ),
       operators,
+      taxes,
+      invoices,
       subscriptions: billing.subscriptions,
       operatorBilling: billing.operatorBilling,
       uploadStore,

@@ -240,6 +240,30 @@ async function pointsOf(p: Person): Promise<Points> {
   return points;
 }
 
+/** An open MANUAL invoice of `p`, issued once (others must not read, pay or void it). */
+const invoicesOf = new Map<string, string>();
+async function invoiceOf(p: Person): Promise<string> {
+  const known = invoicesOf.get(p.uid);
+  if (known) return known;
+  const invoice = await ferry.invoices.issue({
+    buyer: { userId: p.uid, email: p.email, name: p.label, companyName: null, address: null, locale: 'en' },
+    currency: 'EUR',
+    lines: [{ description: 'Ferry PREMIUM, monthly', quantity: 1, unitAmount: 1000 }],
+    tax: {
+      countryCode: 'FR',
+      rate: 20,
+      reverseCharge: false,
+      vatNumber: null,
+      vatNumberValid: null,
+      vatCheck: 'none',
+    },
+    provider: 'MANUAL',
+    status: 'open',
+  });
+  invoicesOf.set(p.uid, invoice.number);
+  return invoice.number;
+}
+
 async function person(label: string, plan: 'NONE' | 'PREMIUM'): Promise<Person> {
   const email = fresh(label);
   const password = `${label} has a long password`;
@@ -1061,6 +1085,32 @@ const TABLE: Record<string, Row> = {
       path: '/api/sales/enterprise-contact',
       body: { name: 'Buyer', email: fresh('buyer'), company: 'Acme' },
     }),
+  },
+  'GET /api/pay/subscriptions/tax-rates': {
+    expect: same(200),
+    call: () => ({ path: '/api/pay/subscriptions/tax-rates?countryCode=DE&vatNumber=DE123456789' }),
+  },
+  'GET /api/pay/invoices': {
+    // Each caller's own invoices (Eve's list is hers, empty).
+    expect: own(200),
+    call: () => ({ path: '/api/pay/invoices' }),
+  },
+  'GET /api/pay/invoices/:number/pdf': {
+    expect: owner(200),
+    call: async ({ target }) => ({ path: `/api/pay/invoices/${await invoiceOf(target)}/pdf` }),
+  },
+  // Operator routes: nobody here is an operator (OPERATOR_EMAILS is empty), so they do not exist.
+  'GET /api/operator/invoices': {
+    expect: same([404, 'NOT_FOUND']),
+    call: () => ({ path: '/api/operator/invoices?open=true' }),
+  },
+  'POST /api/operator/invoices/:number/mark-paid': {
+    expect: same([404, 'NOT_FOUND']),
+    call: async ({ target }) => ({ path: `/api/operator/invoices/${await invoiceOf(target)}/mark-paid` }),
+  },
+  'POST /api/operator/invoices/:number/void': {
+    expect: same([404, 'NOT_FOUND']),
+    call: async ({ target }) => ({ path: `/api/operator/invoices/${await invoiceOf(target)}/void` }),
   },
 
   // --- plans and subscriptions (/pay/*): the paying account only; operators' routes do not exist for others ---

@@ -3,10 +3,13 @@ import type { Logger } from 'pino';
 import type { InvoiceRecord, PgInvoiceRepository } from '../db/invoice.repository.js';
 import type { PgOperatorLog } from '../db/operator-log.repository.js';
 import { randomAlphanumeric } from '../lib/ids.js';
+import { type InvoiceMailInput, invoiceIssued, invoiceReceipt } from '../mail/templates/index.js';
 import type { BillingConfig } from '../payments/config.js';
+import { renderInvoicePdf } from '../payments/invoice-pdf.js';
 import { AppError } from './app-error.js';
 import type { Authenticated } from './auth.service.js';
 import type { InvoicePaid, Invoices, IssuedInvoice, IssueInvoice } from './billing-ports.js';
+import type { MailQueue } from './notification.service.js';
 import type { OperatorAccess } from './operator-access.js';
 import { taxOf } from './tax.service.js';
 import { permissionsOf } from './user.service.js';
@@ -17,6 +20,8 @@ export interface InvoiceSettings {
   /** INVOICE_DUE_DAYS: a MANUAL invoice is due that many days after it is issued. */
   dueDays: number;
   seller: BillingConfig['seller'];
+  /** PRODUCT_NAME, printed when the seller has no name of its own. */
+  productName: string;
 }
 
 /** What happens around an invoice's life besides storing it: mails (invoice issued, receipt). */
@@ -233,6 +238,15 @@ export class InvoiceService implements Invoices {
     return invoice;
   }
 
+  /** The PDF of an invoice, for its paying account (BILLING) or an operator; 404 for anyone else. */
+  async pdf(auth: Authenticated | null, number: string): Promise<{ fileName: string; body: Buffer }> {
+    const invoice = await this.readable(auth, number);
+    return {
+      fileName: `${invoice.number}.pdf`,
+      body: await renderInvoicePdf(invoice, { productName: this.settings.productName }),
+    };
+  }
+
   // --- for operators (GET/POST /api/operator/invoices…) ---
 
   async operatorList(auth: Authenticated | null, open: boolean): Promise<OperatorInvoiceList> {
@@ -332,5 +346,54 @@ export class InvoiceService implements Invoices {
     } catch (error) {
       this.logger.error({ err: error, invoice: record.number }, 'an invoice mail could not be queued');
     }
+  }
+}
+
+/** The buyer's mails: the invoice when a MANUAL one is issued, a receipt when one is paid. */
+export class InvoiceMails implements InvoiceEvents {
+  constructor(
+    private readonly mail: MailQueue,
+    private readonly productName: string,
+    private readonly publicOrigin: () => string,
+  ) {}
+
+  private input(invoice: InvoiceRecord): InvoiceMailInput {
+    const origin = this.publicOrigin();
+    return {
+      number: invoice.number,
+      total: invoice.total,
+      amountDue: invoice.amountDue,
+      currency: invoice.currency,
+      dueAt: invoice.dueAt,
+      paidAt: invoice.paidAt,
+      bankDetails: typeof invoice.seller.bankDetails === 'string' ? invoice.seller.bankDetails : null,
+      pdfUrl: `${origin}${pdfUrlOf(invoice.number)}`,
+      invoicesUrl: `${origin}/account/invoices`,
+    };
+  }
+
+  private recipient(invoice: InvoiceRecord): string | null {
+    return typeof invoice.buyer.email === 'string' && invoice.buyer.email ? invoice.buyer.email : null;
+  }
+
+  async issued(invoice: InvoiceRecord): Promise<void> {
+    const to = this.recipient(invoice);
+    // Card invoices are paid at once: their buyer gets the receipt instead.
+    if (!to || invoice.provider !== 'MANUAL' || invoice.status !== 'open') return;
+    const rendered = await invoiceIssued(
+      { locale: invoice.locale, productName: this.productName },
+      this.input(invoice),
+    );
+    await this.mail.enqueue({ to: [to], ...rendered, idempotencyKey: `invoice-issued-${invoice.number}` });
+  }
+
+  async paid(invoice: InvoiceRecord): Promise<void> {
+    const to = this.recipient(invoice);
+    if (!to) return;
+    const rendered = await invoiceReceipt(
+      { locale: invoice.locale, productName: this.productName },
+      this.input(invoice),
+    );
+    await this.mail.enqueue({ to: [to], ...rendered, idempotencyKey: `invoice-receipt-${invoice.number}` });
   }
 }

@@ -1,7 +1,12 @@
+import type { TaxRate } from '@ferry/core';
 import type { Logger } from 'pino';
 import { COUNTRY_CODES, EU_VAT } from '../payments/eu-vat.js';
 import { AppError } from './app-error.js';
 import type { TaxDecision, Taxes } from './billing-ports.js';
+import type { RateLimiter } from './ports.js';
+
+/** Per client address: the public tax-rates call may reach VIES, so it is limited like other public lookups. */
+export const TAX_RATE_LOOKUPS = { limit: 60, windowSeconds: 60 } as const;
 
 export interface TaxSettings {
   /** The seller's country (SELLER_COUNTRY): its businesses pay its VAT, no reverse charge. */
@@ -67,7 +72,30 @@ export class TaxService implements Taxes {
   constructor(
     private readonly settings: TaxSettings,
     private readonly logger?: Pick<Logger, 'warn'>,
+    private readonly limiter?: RateLimiter,
   ) {}
+
+  /** GET /api/pay/subscriptions/tax-rates (public): the spec's TaxRate, limited per client address. */
+  async lookup(countryCode: string, vatNumber: string | undefined, ip: string): Promise<TaxRate> {
+    if (this.limiter) {
+      const hit = await this.limiter.hit(
+        `tax-rates:${ip}`,
+        TAX_RATE_LOOKUPS.limit,
+        TAX_RATE_LOOKUPS.windowSeconds,
+      );
+      if (!hit.allowed)
+        throw new AppError('RATE_LIMITED', 'Too many requests; wait before trying again.', {
+          retryAfterSeconds: hit.retryAfterSeconds,
+        });
+    }
+    const decision = await this.decide(countryCode, vatNumber || null);
+    return {
+      countryCode: decision.countryCode,
+      rate: decision.rate,
+      reverseCharge: decision.reverseCharge,
+      vatNumberValid: decision.vatNumberValid,
+    };
+  }
 
   /** Whether a code is a country (ISO 3166-1); the tax-rates call refuses others. */
   static isCountry(code: string): boolean {
@@ -81,8 +109,8 @@ export class TaxService implements Taxes {
   ): Promise<TaxDecision> {
     const country = countryCode.trim().toUpperCase();
     if (!TaxService.isCountry(country))
-      throw new AppError('VALIDATION_FAILED', 'countryCode: not a country code', {
-        details: { field: 'countryCode' },
+      throw new AppError('VALIDATION_FAILED', 'The request is not valid.', {
+        details: { issues: [{ path: '/countryCode', message: 'not a country code (ISO 3166-1)' }] },
       });
     const given = vatNumber ? cleanVatNumber(vatNumber) : '';
     const state = EU_VAT[country];

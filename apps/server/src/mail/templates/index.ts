@@ -13,6 +13,7 @@ export { type ExpiryReminderInput, expiryReminder } from './expiry-reminder.js';
 export { type FilesAddedInput, filesAdded } from './files-added.js';
 export { MAIL_FILE_LIST_LIMIT, type MailFile } from './format.js';
 export { MAIL_LOCALES, type MailLocale, resolveMailLocale } from './i18n.js';
+export { type InvoiceMailInput, invoiceIssued, invoiceReceipt } from './invoice.js';
 export type { RenderedMail } from './layout.js';
 export { type PasswordGuessingInput, passwordGuessing } from './password-guessing.js';
 export { type ReceiveRequestInput, receiveRequest } from './receive-request.js';
