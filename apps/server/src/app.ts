@@ -54,8 +54,8 @@ import type { OperatorBillingService } from './services/operator-billing.service
 import type { ReceiveService } from './services/receive.service.js';
 import type { ReceiveRequestService } from './services/receive-request.service.js';
 import type { SalesService } from './services/sales.service.js';
-import type { TaxService } from './services/tax.service.js';
 import type { SubscriptionService } from './services/subscription.service.js';
+import type { TaxService } from './services/tax.service.js';
 import type { TransferService } from './services/transfer.service.js';
 import type { UserService } from './services/user.service.js';
 import type { HashingDataStore } from './storage/hashing-store.js';

@@ -39,7 +39,11 @@ const start = (who: Account, body: Record<string, unknown>) =>
   });
 const markPaid = (number: string) => ferry.billing.invoices.markPaid(number, operator.uid);
 const tick = () => ferry.billing.dunning.tick();
-const mailsTo = (who: Account) => sink.messages.filter((m) => m.to.includes(who.email));
+/** Dunning mails (day 0, day 3, ended) an account received; invoice mails are others. */
+const dunningMailsTo = (who: Account) =>
+  sink.messages.filter(
+    (m) => m.to.includes(who.email) && /did not go through|still due|has ended/.test(m.parsed.subject ?? ''),
+  );
 
 beforeAll(async () => {
   sink = await startSmtpSink();
@@ -143,7 +147,20 @@ describe('a newcomer buys PREMIUM annual by MANUAL invoice', () => {
     const infos = await as(newcomer, `/api/pay/customers/${newcomer.uid}/payment-infos`);
     expect(infos.body.subscription).toMatchObject({ status: 'incomplete', openedInvoicesAmount: 14400 });
 
-    await markPaid(started.body.invoice.number);
+    const pdf = await fetch(`${ferry.baseUrl}${started.body.invoice.pdfUrl}`, { headers: bearer });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toContain('application/pdf');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+
+    // The operator marks it paid (what `ferry operator mark-paid` calls).
+    const marked = await as(operator, `/api/operator/invoices/${started.body.invoice.number}/mark-paid`, {
+      method: 'POST',
+    });
+    expect(marked.status).toBe(200);
     expect((await state(newcomer)).planType).toBe('PREMIUM');
     // The client's poll (spec §4): a fresh id token makes a session token whose claims carry the new plan.
     const idToken = await as(newcomer, '/api/auth/auth/id-token');
@@ -284,7 +301,7 @@ describe('dunning', () => {
     const transferId = await upload(payer);
     const sub = (await as(payer, '/api/pay/subscriptions/current')).body.subscription;
     const end = new Date(sub.currentPeriodEnd).getTime();
-    const before = mailsTo(payer).length;
+    const before = dunningMailsTo(payer).length;
     const open = async () =>
       (await as(payer, `/api/pay/customers/${payer.uid}/payment-infos`)).body.subscription
         .openedInvoicesAmount;
@@ -315,7 +332,7 @@ describe('dunning', () => {
       (m) => m.to.includes(payer.email) && /has ended/.test(m.parsed.subject ?? ''),
     );
     expect(ended.parsed.text).toContain('Nothing was deleted');
-    expect(mailsTo(payer).length - before).toBe(3);
+    expect(dunningMailsTo(payer).length - before).toBe(3);
     expect((await state(payer)).planType).toBe('NONE');
     expect((await as(payer, '/api/pay/subscriptions/current')).body.subscription).toBeNull();
     const kept = await query(ferry, 'SELECT status FROM transfers WHERE id = $1', [transferId]);
