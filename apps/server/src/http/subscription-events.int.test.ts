@@ -229,6 +229,40 @@ describe('card subscriptions', () => {
     expect((await get('/api/pay/subscriptions/current')).body.subscription).toBeNull();
   });
 
+  it('MANUAL → card: the card takes over from the end of the paid period; the waiting invoice is voided', async () => {
+    const manual = await start({ provider: 'MANUAL', frequency: 'ANNUAL', countryCode: 'FR' });
+    await ferry.billing.invoices.markPaid(manual.body.invoice.number, null);
+    const id = manual.body.subscriptionId;
+    const sub = (await get('/api/pay/subscriptions/current')).body.subscription;
+    const end = new Date(sub.currentPeriodEnd).getTime();
+    clock = new Date(end - 5 * DAY);
+    await ferry.billing.dunning.tick();
+    expect((await infos()).subscription.openedInvoicesAmount).toBe(14400);
+
+    provider.next = { clientSecret: 'seti_123_secret' };
+    const changed = await api(ferry.baseUrl, `/api/pay/subscriptions/${id}`, {
+      method: 'PATCH',
+      headers: buyer.bearer,
+      json: { provider: 'STRIPE' },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({
+      subscription: { provider: 'STRIPE' },
+      clientSecret: 'seti_123_secret',
+    });
+    expect(provider.started.at(-1)).toMatchObject({ subscriptionId: id, trialDays: 5, amount: 12000 });
+    expect((await infos()).subscription.openedInvoicesAmount).toBe(0);
+    // The card's first charge renews it where the paid year ends.
+    clock = new Date(end + 60_000);
+    await ferry.billing.dunning.tick();
+    expect((await get('/api/pay/subscriptions/current')).body.subscription.status).toBe('active');
+    await paid(new Date(end), 14400);
+    expect(await plan()).toBe('PREMIUM');
+    expect((await get('/api/pay/subscriptions/current')).body.subscription.currentPeriodStart).toBe(
+      new Date(end).toISOString(),
+    );
+  });
+
   it('mirrors the provider: a cancel at period end is visible, a cancel event ends the plan', async () => {
     await start({});
     await paid(clock, 1428);

@@ -365,7 +365,14 @@ export class SubscriptionService {
     }
     if (previous && previous.collects === 'card' && sub.providerRef)
       await previous.cancelNow(sub.providerRef);
-    const updated = await this.repo.update(sub.id, { provider: name, providerRef: ref, intentStatus });
+    // An invoice waiting for a bank transfer is not owed once a card pays instead.
+    if (next.collects === 'card') await this.voidOpenInvoice(sub);
+    const updated = await this.repo.update(sub.id, {
+      provider: name,
+      providerRef: ref,
+      intentStatus,
+      ...(next.collects === 'card' ? { openInvoice: null, renewalInvoiceFor: null } : {}),
+    });
     const customer = await this.repo.customer(payer.id);
     if (customer) await this.repo.saveCustomer({ ...customer, provider: name });
     return { sub: updated ?? sub, clientSecret };
