@@ -1,50 +1,26 @@
 import {
   type BillingCustomer,
-  type BillingFrequency,
-  ChangeSubscriptionRequest,
+  type ChangeSubscriptionRequest,
   type ChangeSubscriptionResponse,
   type CurrentSubscription,
   type PaymentInfos,
   type PaymentProviderName,
   type PlanCatalogue,
-  type PlanCode,
   StartSubscriptionRequest,
   type StartSubscriptionResponse,
 } from '@ferry/core';
-import type { Logger } from 'pino';
-import type { PgAccountRepository, UserRecord } from '../db/account.repository.js';
-import type {
-  CustomerRecord,
-  PgSubscriptionRepository,
-  SubscriptionRecord,
-} from '../db/subscription.repository.js';
+import type { UserRecord } from '../db/account.repository.js';
+import type { CustomerRecord, SubscriptionRecord } from '../db/subscription.repository.js';
 import { randomAlphanumeric } from '../lib/ids.js';
-import type { Catalogue } from '../payments/catalogue.js';
 import type { PaymentProvider, ProviderEvent } from '../payments/provider.js';
 import { AppError } from './app-error.js';
 import type { Authenticated } from './auth.service.js';
-import type { BillingAccounts } from './billing-account.js';
-import type { Buyer, InvoicePaid, Invoices, IssuedInvoice, TaxDecision, Taxes } from './billing-ports.js';
-import type { PlanService } from './plan.service.js';
-import type { SubscriptionDunning } from './subscription-dunning.js';
-import {
-  addDays,
-  invoiceSummary,
-  monthly,
-  periodEnd,
-  subscriptionLine,
-  subscriptionView,
-  unusedCredit,
-} from './subscription-view.js';
+import { SubscriptionBase } from './subscription-base.js';
+import { SubscriptionChanges } from './subscription-changes.js';
+import { SubscriptionPayments } from './subscription-payments.js';
+import { addDays, invoiceSummary, subscriptionView } from './subscription-view.js';
 
-export interface SubscriptionSettings {
-  /** PAYMENT_PROVIDERS: what a buyer may pick. */
-  providers: readonly PaymentProviderName[];
-  trialDays: number;
-  productName: string;
-}
-
-const notFound = () => new AppError('NOT_FOUND', 'No such subscription.');
+export type { SubscriptionSettings } from './subscription-base.js';
 
 /**
  * Subscriptions (spec §3, §7 /pay/*): starting one (MANUAL: an open invoice; a card provider: its payment
@@ -52,23 +28,15 @@ const notFound = () => new AppError('NOT_FOUND', 'No such subscription.');
  * the billing customer and payment infos. Plans start when a payment is known: an invoice marked paid
  * (Invoices.onPaid) or a card provider's event (handleProviderEvent, called by the webhook routes).
  */
-export class SubscriptionService {
-  constructor(
-    private readonly repo: PgSubscriptionRepository,
-    private readonly accounts: Pick<PgAccountRepository, 'user'>,
-    private readonly payers: BillingAccounts,
-    private readonly plans: PlanService,
-    private readonly taxes: Taxes,
-    private readonly invoices: Invoices,
-    private readonly catalogue: Catalogue,
-    /** MANUAL, and the card providers the integrator wires from payments/stripe.ts and paypal.ts. */
-    private readonly providers: ReadonlyMap<PaymentProviderName, PaymentProvider>,
-    private readonly dunning: SubscriptionDunning,
-    private readonly settings: SubscriptionSettings,
-    private readonly logger: Logger,
-    private readonly now: () => Date = () => new Date(),
-  ) {
-    invoices.onPaid((paid) => this.invoicePaid(paid));
+export class SubscriptionService extends SubscriptionBase {
+  private readonly payments: SubscriptionPayments;
+  private readonly changes: SubscriptionChanges;
+
+  constructor(...peers: ConstructorParameters<typeof SubscriptionPayments>) {
+    super(...peers);
+    this.payments = new SubscriptionPayments(...peers);
+    this.changes = new SubscriptionChanges(...peers);
+    this.invoices.onPaid((paid) => this.payments.invoicePaid(paid));
   }
 
   catalogueOf(): PlanCatalogue {
@@ -242,140 +210,12 @@ export class SubscriptionService {
     };
   }
 
-  // --- changing -----------------------------------------------------------------------------------------
-
   async change(
     auth: Authenticated | null,
     id: string,
     input: ChangeSubscriptionRequest,
   ): Promise<ChangeSubscriptionResponse> {
-    const request = ChangeSubscriptionRequest.parse(input);
-    const { payer, sub } = await this.own(auth, id);
-    let current = sub;
-    let clientSecret: string | null = null;
-    if (request.provider && request.provider !== sub.provider) {
-      const switched = await this.switchProvider(current, payer, request.provider);
-      current = switched.sub;
-      clientSecret = switched.clientSecret;
-    }
-    const planCode = request.planCode ?? current.planCode;
-    const frequency = request.frequency ?? current.frequency;
-    if (planCode === current.planCode && frequency === current.frequency && !current.pendingChange)
-      return { subscription: subscriptionView(current), invoice: null, ...secret(clientSecret) };
-    const amount = this.priceOf(planCode, frequency, current.currency);
-    const now = this.now();
-    if (current.status === 'incomplete')
-      throw new AppError(
-        'CONFLICT',
-        'The first payment is still due: pay it or cancel before changing plan.',
-      );
-    if (current.status === 'trialing') {
-      // Nothing is paid during a trial: the new plan holds at once, at its price after the trial.
-      const changed = await this.repo.update(current.id, {
-        planCode,
-        frequency,
-        amount,
-        pendingChange: null,
-      });
-      await this.changeAtProvider(current, { planCode, frequency, amount, prorate: false });
-      await this.plans.assign(payer.id, { planCode, until: null, reason: 'subscription' });
-      return { subscription: subscriptionView(changed ?? current), invoice: null, ...secret(clientSecret) };
-    }
-    if (monthly(amount, frequency) <= monthly(current.amount, current.frequency)) {
-      // A downgrade (or the same plan, longer) starts with the next period.
-      const changed = await this.repo.update(current.id, {
-        pendingChange: { kind: 'downgrade', planCode, frequency, amount },
-      });
-      await this.changeAtProvider(current, { planCode, frequency, amount, prorate: false });
-      return { subscription: subscriptionView(changed ?? current), invoice: null, ...secret(clientSecret) };
-    }
-    // An upgrade: the unused part of the current period is credited against the new price, charged now.
-    const credit = unusedCredit(current, now);
-    const charge = Math.max(0, amount - credit);
-    const provider = this.provider(current.provider, false);
-    if (provider.collects === 'invoice') {
-      const customer = await this.repo.customer(payer.id);
-      const tax = await this.taxes.decide(customer?.countryCode ?? 'FR', customer?.vatNumber ?? null);
-      const line = `${this.line(planCode, frequency)} (${this.formatCredit(credit, current)})`;
-      const invoice = await this.issue(current, payer, customer, tax, line, charge);
-      const changed = await this.repo.update(current.id, {
-        pendingChange: { kind: 'upgrade', planCode, frequency, amount, invoiceNumber: invoice.number },
-      });
-      return { subscription: subscriptionView(changed ?? current), invoice: invoiceSummary(invoice) };
-    }
-    const result = await this.changeAtProvider(current, { planCode, frequency, amount, prorate: true });
-    const changed = await this.repo.update(current.id, {
-      planCode,
-      frequency,
-      amount,
-      pendingChange: null,
-      intentStatus: result?.intentStatus ?? current.intentStatus,
-      currentPeriodStart: result?.currentPeriodStart ?? current.currentPeriodStart,
-      currentPeriodEnd: result?.currentPeriodEnd ?? current.currentPeriodEnd,
-    });
-    await this.plans.assign(payer.id, { planCode, until: null, reason: 'subscription' });
-    return {
-      subscription: subscriptionView(changed ?? current),
-      invoice: null,
-      ...secret(clientSecret ?? result?.clientSecret ?? null),
-    };
-  }
-
-  /** Another way to pay from the next charge on; the period already paid stays. */
-  private async switchProvider(
-    sub: SubscriptionRecord,
-    payer: UserRecord,
-    name: PaymentProviderName,
-  ): Promise<{ sub: SubscriptionRecord; clientSecret: string | null }> {
-    const next = this.provider(name);
-    const previous = this.providers.get(sub.provider);
-    let ref = sub.id;
-    let clientSecret: string | null = null;
-    let intentStatus = sub.intentStatus;
-    if (next.collects === 'card') {
-      const customer =
-        (await this.repo.customer(payer.id)) ??
-        (await this.repo.saveCustomer({
-          userId: payer.id,
-          countryCode: null,
-          vatNumber: null,
-          vatNumberValid: null,
-          companyName: null,
-          address: null,
-          currency: sub.currency,
-          provider: name,
-        }));
-      const end = sub.currentPeriodEnd ?? sub.trialEndsAt;
-      // The provider charges from the end of what is paid already: until then it is a trial at its side.
-      const daysLeft = end ? Math.max(0, Math.ceil((end.getTime() - this.now().getTime()) / 86_400_000)) : 0;
-      const result = await next.startSubscription({
-        subscriptionId: sub.id,
-        customerRef: await this.customerRef(payer, customer, next),
-        planCode: sub.planCode,
-        frequency: sub.frequency,
-        currency: sub.currency,
-        amount: sub.amount,
-        taxRate: sub.taxRate,
-        trialDays: daysLeft,
-        description: this.line(sub.planCode, sub.frequency),
-      });
-      ref = result.ref;
-      clientSecret = result.clientSecret;
-      intentStatus = result.intentStatus;
-    }
-    if (previous && previous.collects === 'card' && sub.providerRef)
-      await previous.cancelNow(sub.providerRef);
-    // An invoice waiting for a bank transfer is not owed once a card pays instead.
-    if (next.collects === 'card') await this.voidOpenInvoice(sub);
-    const updated = await this.repo.update(sub.id, {
-      provider: name,
-      providerRef: ref,
-      intentStatus,
-      ...(next.collects === 'card' ? { openInvoice: null, renewalInvoiceFor: null } : {}),
-    });
-    const customer = await this.repo.customer(payer.id);
-    if (customer) await this.repo.saveCustomer({ ...customer, provider: name });
-    return { sub: updated ?? sub, clientSecret };
+    return this.changes.change(auth, id, input);
   }
 
   async cancel(auth: Authenticated | null, id: string): Promise<CurrentSubscription> {
@@ -422,265 +262,11 @@ export class SubscriptionService {
     await this.repo.update(sub.id, { status: 'canceled', canceledAt: this.now() });
   }
 
-  // --- payments -----------------------------------------------------------------------------------------
-
-  /** An invoice was paid (an operator marked a MANUAL one): start, renew or upgrade its subscription. */
-  async invoicePaid({ invoice }: InvoicePaid): Promise<void> {
-    if (!invoice.subscriptionId) return;
-    const sub = await this.repo.byId(invoice.subscriptionId);
-    if (!sub) return;
-    if (sub.status === 'canceled') {
-      this.logger.warn(
-        { subscriptionId: sub.id, invoice: invoice.number },
-        'invoice of a canceled subscription paid',
-      );
-      return;
-    }
-    // Ferry's clock rather than the invoice's: one time line for periods, renewals and dunning.
-    const paidAt = this.now();
-    if (sub.openInvoice === invoice.number) await this.repo.update(sub.id, { openInvoice: null });
-    const pending = sub.pendingChange;
-    if (pending?.kind === 'upgrade' && pending.invoiceNumber === invoice.number) {
-      await this.activate(sub, {
-        planCode: pending.planCode,
-        frequency: pending.frequency,
-        amount: pending.amount,
-        start: paidAt,
-      });
-      return;
-    }
-    if (sub.status === 'incomplete') {
-      await this.activate(sub, { start: paidAt });
-      return;
-    }
-    // A renewal: the next period follows the one paid (or the trial).
-    const from = sub.currentPeriodEnd ?? paidAt;
-    await this.activate(sub, {
-      ...(pending?.kind === 'downgrade' ? pending : {}),
-      start: from,
-      expectPeriodEnd: sub.currentPeriodEnd,
-    });
-  }
-
   /** Called by the webhook routes once per verified provider event (the providers' branch de-duplicates). */
   async handleProviderEvent(providerName: PaymentProviderName, event: ProviderEvent): Promise<void> {
-    if (!('subscriptionRef' in event)) return;
-    const sub = await this.repo.byProviderRef(providerName, event.subscriptionRef);
-    if (!sub) {
-      this.logger.warn(
-        { provider: providerName, event: event.kind, ref: event.subscriptionRef },
-        'event of an unknown subscription',
-      );
-      return;
-    }
-    switch (event.kind) {
-      case 'subscription.paid':
-        return this.providerPaid(sub, event);
-      case 'subscription.payment_failed':
-        return this.dunning.paymentFailed(sub, event.intentStatus, event.clientSecret);
-      case 'subscription.updated': {
-        if (event.status === 'canceled') {
-          await this.dunning.end(sub, 'cancel', false);
-          return;
-        }
-        const updated = await this.repo.update(sub.id, {
-          status: event.status,
-          currentPeriodEnd: event.currentPeriodEnd ?? sub.currentPeriodEnd,
-          cancelAtPeriodEnd: event.cancelAtPeriodEnd,
-        });
-        if (event.status === 'active' || event.status === 'trialing' || event.status === 'past_due')
-          await this.plans.assign(sub.userId, {
-            planCode: (updated ?? sub).planCode,
-            until: event.cancelAtPeriodEnd ? (event.currentPeriodEnd ?? sub.currentPeriodEnd) : null,
-            reason: 'subscription',
-          });
-        return;
-      }
-      case 'subscription.canceled':
-        await this.dunning.end(sub, 'cancel', false);
-        return;
-    }
-  }
-
-  private async providerPaid(
-    sub: SubscriptionRecord,
-    event: Extract<ProviderEvent, { kind: 'subscription.paid' }>,
-  ): Promise<void> {
-    if (
-      sub.status === 'active' &&
-      sub.currentPeriodEnd?.getTime() === event.periodEnd.getTime() &&
-      sub.intentStatus === 'succeeded'
-    )
-      return;
-    const pending = sub.pendingChange;
-    const next = pending?.kind === 'downgrade' ? pending : null;
-    const activated = await this.activate(sub, {
-      ...(next ?? {}),
-      start: event.periodStart,
-      end: event.periodEnd,
-    });
-    const payer = await this.accounts.user(sub.userId);
-    if (!payer || !activated) return;
-    const customer = await this.repo.customer(payer.id);
-    const tax = await this.taxes.decide(customer?.countryCode ?? 'FR', customer?.vatNumber ?? null);
-    // The invoice states what was charged: the price before VAT is taken back from the amount paid.
-    const net = Math.round((event.amountPaid * 100) / (100 + tax.rate));
-    await this.invoices.issue({
-      buyer: this.buyer(payer, customer),
-      currency: event.currency,
-      lines: [
-        { description: this.line(activated.planCode, activated.frequency), quantity: 1, unitAmount: net },
-      ],
-      tax,
-      provider: sub.provider,
-      subscriptionId: sub.id,
-      status: 'paid',
-      paymentRef: event.paymentRef,
-    });
-  }
-
-  /** The subscription is paid for a period: active, dunning over, the plan assigned (no end). */
-  private async activate(
-    sub: SubscriptionRecord,
-    next: {
-      planCode?: PlanCode;
-      frequency?: BillingFrequency;
-      amount?: number;
-      start: Date;
-      end?: Date;
-      expectPeriodEnd?: Date | null;
-    },
-  ): Promise<SubscriptionRecord | null> {
-    const frequency = next.frequency ?? sub.frequency;
-    const planCode = next.planCode ?? sub.planCode;
-    const updated = await this.repo.update(
-      sub.id,
-      {
-        status: 'active',
-        planCode,
-        frequency,
-        amount: next.amount ?? sub.amount,
-        currentPeriodStart: next.start,
-        currentPeriodEnd: next.end ?? periodEnd(next.start, frequency),
-        pendingChange: null,
-        intentStatus: 'succeeded',
-        failedIntentClientSecret: null,
-        pastDueSince: null,
-        dunningAttempt: 0,
-        nextRetryAt: null,
-      },
-      next.expectPeriodEnd !== undefined ? { currentPeriodEnd: next.expectPeriodEnd } : {},
-    );
-    if (!updated) return null;
-    await this.plans.assign(sub.userId, {
-      planCode,
-      until: updated.cancelAtPeriodEnd ? updated.currentPeriodEnd : null,
-      reason: 'subscription',
-    });
-    return updated;
-  }
-
-  // --- helpers ------------------------------------------------------------------------------------------
-
-  /** Voids the open invoice the subscription waits on, if any (not an upgrade's: that one is its own). */
-  private async voidOpenInvoice(sub: SubscriptionRecord): Promise<void> {
-    if (!sub.openInvoice) return;
-    await this.invoices.void(sub.openInvoice, null).catch((err) => {
-      this.logger.warn({ err, invoice: sub.openInvoice }, 'could not void the open invoice');
-    });
-  }
-
-  /** Issues an open invoice of one line for a subscription (MANUAL: first payment, renewal, upgrade). */
-  async issue(
-    sub: SubscriptionRecord,
-    payer: UserRecord,
-    customer: CustomerRecord | null,
-    tax: TaxDecision,
-    description: string,
-    amount: number,
-  ): Promise<IssuedInvoice> {
-    return this.invoices.issue({
-      buyer: this.buyer(payer, customer),
-      currency: sub.currency,
-      lines: [{ description, quantity: 1, unitAmount: amount }],
-      tax,
-      provider: sub.provider,
-      subscriptionId: sub.id,
-      status: 'open',
-    });
-  }
-
-  line(planCode: PlanCode, frequency: BillingFrequency): string {
-    return subscriptionLine(this.settings.productName, planCode, frequency);
-  }
-
-  private formatCredit(credit: number, sub: SubscriptionRecord): string {
-    return `less ${(credit / 100).toFixed(2)} ${sub.currency} unused of ${sub.planCode}`;
-  }
-
-  private buyer(payer: UserRecord, customer: CustomerRecord | null): Buyer {
-    return {
-      userId: payer.id,
-      email: payer.email,
-      name: payer.firstname,
-      companyName: customer?.companyName ?? null,
-      address: customer?.address ?? null,
-      locale: payer.locale,
-    };
-  }
-
-  private priceOf(planCode: PlanCode, frequency: BillingFrequency, currency: SubscriptionRecord['currency']) {
-    if (planCode === 'CUSTOM')
-      throw new AppError('VALIDATION_FAILED', 'CUSTOM plans are sold by contract: contact us.', {
-        details: { field: 'planCode' },
-      });
-    const amount = this.catalogue.price(planCode, frequency, currency);
-    if (amount === null)
-      throw new AppError('VALIDATION_FAILED', `${planCode} is not sold ${frequency} in ${currency}.`, {
-        details: { field: 'planCode' },
-      });
-    return amount;
-  }
-
-  /** A provider a buyer may pick now (`offered`), or the one a subscription already uses. */
-  private provider(name: PaymentProviderName, offered = true): PaymentProvider {
-    const provider = this.providers.get(name);
-    if (!provider || (offered && !this.settings.providers.includes(name)))
-      throw new AppError('PAYMENT_PROVIDER_NOT_AVAILABLE', `${name} is not offered here.`, {
-        details: { provider: name, providers: this.settings.providers },
-      });
-    return provider;
-  }
-
-  private async customerRef(payer: UserRecord, customer: CustomerRecord, provider: PaymentProvider) {
-    const existing = customer.providerRefs[provider.name] ?? null;
-    const ref = await provider.ensureCustomer(
-      { userId: payer.id, email: payer.email, name: payer.firstname, countryCode: customer.countryCode },
-      existing,
-    );
-    if (ref !== existing)
-      await this.repo.saveCustomer({ ...customer, providerRefs: { [provider.name]: ref } });
-    return ref;
-  }
-
-  private async changeAtProvider(
-    sub: SubscriptionRecord,
-    change: { planCode: PlanCode; frequency: BillingFrequency; amount: number; prorate: boolean },
-  ) {
-    const provider = this.providers.get(sub.provider);
-    if (!provider || provider.collects === 'invoice' || !sub.providerRef) return null;
-    return provider.changeSubscription(sub.providerRef, change);
-  }
-
-  /** The caller's paying account and its live subscription `id`; 404 for anyone else's. */
-  private async own(auth: Authenticated | null, id: string) {
-    const payer = await this.payers.payerOf(auth);
-    const sub = await this.repo.byId(id);
-    if (!sub || sub.userId !== payer.id || sub.status === 'canceled') throw notFound();
-    return { payer, sub };
+    return this.payments.handleProviderEvent(providerName, event);
   }
 }
 
 const needsAction = (status: string | null) =>
   status === 'requires_action' || status === 'requires_confirmation';
-const secret = (clientSecret: string | null) => (clientSecret ? { clientSecret } : {});
