@@ -276,6 +276,35 @@ describe('upgrades', () => {
   });
 });
 
+describe('changes waiting', () => {
+  it('a second upgrade replaces the first (its invoice voided); going back drops it; a downgrade waits', async () => {
+    const res = await start(payer, { frequency: 'ANNUAL' });
+    await markPaid(res.body.invoice.number);
+    const path = `/api/pay/subscriptions/${res.body.subscriptionId}`;
+    const patch = (json: Record<string, unknown>) => as(payer, path, { method: 'PATCH', json });
+    const first = (await patch({ planCode: 'PREMIUM_2TB' })).body.invoice.number;
+    const second = (await patch({ planCode: 'PREMIUM_5TB' })).body.invoice.number;
+    const status = async (number: string) =>
+      (await query<{ status: string }>(ferry, 'SELECT status FROM invoices WHERE number = $1', [number]))[0]
+        ?.status;
+    expect([await status(first), await status(second)]).toEqual(['void', 'open']);
+    const back = await patch({ planCode: 'PREMIUM' });
+    expect(back.body.invoice).toBeNull();
+    expect(await status(second)).toBe('void');
+    expect(
+      (await as(payer, `/api/pay/customers/${payer.uid}/payment-infos`)).body.subscription
+        .openedInvoicesAmount,
+    ).toBe(0);
+
+    // Another frequency of the same plan waits for the next period: the year paid runs out first.
+    const monthly = await patch({ frequency: 'MONTHLY' });
+    expect(monthly.body).toMatchObject({
+      invoice: null,
+      subscription: { frequency: 'ANNUAL', planCode: 'PREMIUM' },
+    });
+  });
+});
+
 async function upload(who: Account) {
   const data = randomFile(2048);
   const created = await as(who, '/api/transfer/transfers', {

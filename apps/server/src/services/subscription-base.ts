@@ -45,11 +45,20 @@ export abstract class SubscriptionBase {
 
   // --- helpers ------------------------------------------------------------------------------------------
 
-  /** Voids the open invoice the subscription waits on, if any (not an upgrade's: that one is its own). */
+  /** Voids the open invoice the subscription waits on, if any (its first payment or a renewal). */
   protected async voidOpenInvoice(sub: SubscriptionRecord): Promise<void> {
-    if (!sub.openInvoice) return;
-    await this.invoices.void(sub.openInvoice, null).catch((err) => {
-      this.logger.warn({ err, invoice: sub.openInvoice }, 'could not void the open invoice');
+    await this.voidInvoice(sub.openInvoice);
+  }
+
+  /** Voids the prorated invoice of an upgrade not paid yet (replaced, or the subscription ends). */
+  protected async voidUpgradeInvoice(sub: SubscriptionRecord): Promise<void> {
+    await this.voidInvoice(sub.pendingChange?.kind === 'upgrade' ? sub.pendingChange.invoiceNumber : null);
+  }
+
+  private async voidInvoice(number: string | null | undefined): Promise<void> {
+    if (!number) return;
+    await this.invoices.void(number, null).catch((err) => {
+      this.logger.warn({ err, invoice: number }, 'could not void the invoice');
     });
   }
 

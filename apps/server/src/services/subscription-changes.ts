@@ -1,4 +1,5 @@
 import {
+  type BillingFrequency,
   ChangeSubscriptionRequest,
   type ChangeSubscriptionResponse,
   type PaymentProviderName,
@@ -30,8 +31,14 @@ export class SubscriptionChanges extends SubscriptionBase {
     }
     const planCode = request.planCode ?? current.planCode;
     const frequency = request.frequency ?? current.frequency;
-    if (planCode === current.planCode && frequency === current.frequency && !current.pendingChange)
-      return { subscription: subscriptionView(current), invoice: null, ...secret(clientSecret) };
+    if (planCode === current.planCode && frequency === current.frequency) {
+      if (!current.pendingChange)
+        return { subscription: subscriptionView(current), invoice: null, ...secret(clientSecret) };
+      // Back to the plan it has: the change waiting is dropped (and an upgrade's invoice with it).
+      await this.voidUpgradeInvoice(current);
+      const kept = await this.repo.update(current.id, { pendingChange: null });
+      return { subscription: subscriptionView(kept ?? current), invoice: null, ...secret(clientSecret) };
+    }
     const amount = this.priceOf(planCode, frequency, current.currency);
     const now = this.now();
     if (current.status === 'incomplete')
@@ -39,6 +46,8 @@ export class SubscriptionChanges extends SubscriptionBase {
         'CONFLICT',
         'The first payment is still due: pay it or cancel before changing plan.',
       );
+    // A new change replaces one waiting: an upgrade's unpaid invoice is not owed any more.
+    await this.voidUpgradeInvoice(current);
     if (current.status === 'trialing') {
       // Nothing is paid during a trial: the new plan holds at once, at its price after the trial.
       const changed = await this.repo.update(current.id, {
@@ -51,8 +60,8 @@ export class SubscriptionChanges extends SubscriptionBase {
       await this.plans.assign(payer.id, { planCode, until: null, reason: 'subscription' });
       return { subscription: subscriptionView(changed ?? current), invoice: null, ...secret(clientSecret) };
     }
-    if (monthly(amount, frequency) <= monthly(current.amount, current.frequency)) {
-      // A downgrade (or the same plan, longer) starts with the next period.
+    if (!this.isUpgrade(current, planCode, frequency, amount)) {
+      // A downgrade, or another frequency of the same plan, starts with the next period.
       const changed = await this.repo.update(current.id, {
         pendingChange: { kind: 'downgrade', planCode, frequency, amount },
       });
@@ -146,5 +155,21 @@ export class SubscriptionChanges extends SubscriptionBase {
     const customer = await this.repo.customer(payer.id);
     if (customer) await this.repo.saveCustomer({ ...customer, provider: name });
     return { sub: updated ?? sub, clientSecret };
+  }
+
+  /**
+   * A bigger plan: it costs more than the current one at the current frequency (a plan priced only at another
+   * frequency is compared per month). Changing the frequency alone is never an upgrade: the period paid runs out.
+   */
+  private isUpgrade(
+    current: SubscriptionRecord,
+    planCode: SubscriptionRecord['planCode'],
+    frequency: BillingFrequency,
+    amount: number,
+  ): boolean {
+    if (planCode === current.planCode) return false;
+    const atCurrentFrequency = this.catalogue.price(planCode, current.frequency, current.currency);
+    if (atCurrentFrequency !== null) return atCurrentFrequency > current.amount;
+    return monthly(amount, frequency) > monthly(current.amount, current.frequency);
   }
 }

@@ -225,11 +225,13 @@ export class SubscriptionService extends SubscriptionBase {
       if (sub.providerRef) await this.providers.get(sub.provider)?.cancelNow(sub.providerRef);
       await this.repo.update(sub.id, { status: 'canceled', canceledAt: this.now() });
       await this.voidOpenInvoice(sub);
+      await this.voidUpgradeInvoice(sub);
       return { subscription: null };
     }
     if (sub.providerRef) await this.provider(sub.provider, false).setCancelAtPeriodEnd(sub.providerRef, true);
-    // A renewal invoice issued ahead is not owed any more (a resume issues it again).
+    // A renewal invoice issued ahead is not owed any more (a resume issues it again), nor an unpaid upgrade.
     await this.voidOpenInvoice(sub);
+    await this.voidUpgradeInvoice(sub);
     const updated = await this.repo.update(sub.id, {
       cancelAtPeriodEnd: true,
       pendingChange: null,
@@ -260,6 +262,8 @@ export class SubscriptionService extends SubscriptionBase {
     if (!sub) return;
     if (sub.providerRef) await this.providers.get(sub.provider)?.cancelNow(sub.providerRef);
     await this.repo.update(sub.id, { status: 'canceled', canceledAt: this.now() });
+    await this.voidOpenInvoice(sub);
+    await this.voidUpgradeInvoice(sub);
   }
 
   /** Called by the webhook routes once per verified provider event (the providers' branch de-duplicates). */
