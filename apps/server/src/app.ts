@@ -32,6 +32,7 @@ import { downloadRoutes } from './http/routes/download.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { inboxRoutes } from './http/routes/inbox.routes.js';
 import { limitsRoutes } from './http/routes/limits.routes.js';
+import { operatorRoutes } from './http/routes/operator.routes.js';
 import { opsRoutes } from './http/routes/ops.routes.js';
 import { receiveRoutes } from './http/routes/receive.routes.js';
 import { salesRoutes } from './http/routes/sales.routes.js';
@@ -45,6 +46,7 @@ import type { DownloadService } from './services/download.service.js';
 import type { InboxService } from './services/inbox.service.js';
 import type { LimitsService } from './services/limits.service.js';
 import type { NotificationService } from './services/notification.service.js';
+import type { OperatorService } from './services/operator.service.js';
 import type { OperatorAccess } from './services/operator-access.js';
 import type { ReceiveService } from './services/receive.service.js';
 import type { ReceiveRequestService } from './services/receive-request.service.js';
@@ -77,6 +79,8 @@ export interface AppDeps {
   sales: SalesService;
   /** Who may use the operator console (OPERATOR_EMAILS). */
   operators: OperatorAccess;
+  /** The operator console's API (/api/operator/…). */
+  operatorConsole: OperatorService;
   /** Receiving files (S3): requests, public receive pages, uploads into them. */
   receive: ReceiveService;
   /** File requests (/request-files) for their owner. */
@@ -180,6 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(userRoutes(deps.users));
   await app.register(contactsRoutes(deps.contacts));
   await app.register(salesRoutes(deps.sales));
+  await app.register(operatorRoutes(deps.operatorConsole));
   await app.register(transferRoutes(deps.transfers, deps.notifications, publicOrigin));
   await app.register(dashboardRoutes(deps.dashboard, publicOrigin));
   await app.register(downloadRoutes(deps.downloads, callerOrigin, deps.metrics));

@@ -18,6 +18,7 @@ import { PgAdditionRepository } from './db/dashboard-additions.repository.js';
 import { PgCloneRepository } from './db/dashboard-clone.repository.js';
 import { startEmbeddedPostgres, takeBackShutdownSignals } from './db/embedded.js';
 import { PgNotificationRepository } from './db/notification.repository.js';
+import { PgOperatorRepository } from './db/operator.repository.js';
 import { PgReceiveRepository } from './db/receive.repository.js';
 import { PgSalesRepository } from './db/sales.repository.js';
 import { PgTeamRepository } from './db/team.repository.js';
@@ -56,6 +57,7 @@ import {
   NotificationService,
   TRANSFER_DISPATCH,
 } from './services/notification.service.js';
+import { OperatorService } from './services/operator.service.js';
 import { OperatorAccess } from './services/operator-access.js';
 import type { RateLimiter } from './services/ports.js';
 import { DEFAULT_RECEIVE_RATE_LIMITS, ReceiveService } from './services/receive.service.js';
@@ -420,6 +422,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       config.downloadLinkTtlSeconds,
       notifications,
       (userId) => limits.planOf(userId),
+      async (userId) => (await accounts.user(userId))?.suspendedAt != null,
     );
     downloads.restrictReceived((transfer, userId) => receive.mayDownload(transfer, userId));
     downloads.onPasswordGuessing(async (transfer, info) => {
@@ -430,6 +433,7 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
         owner && { email: owner.email, locale: owner.locale },
       );
     });
+    const operators = new OperatorAccess(config.billing.operatorEmails);
     const app = await buildApp({
       config,
       logger,
@@ -462,7 +466,8 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
         config.productName,
         logger.child({ component: 'sales' }),
       ),
-      operators: new OperatorAccess(config.billing.operatorEmails),
+      operators,
+      operatorConsole: new OperatorService(operators, new PgOperatorRepository(database.pool), repo),
       uploadStore,
     });
     appServer = app.server;
