@@ -801,7 +801,7 @@ export class FakeFerryServer {
   ): Promise<void> {
     const p = url.pathname;
     const m = req.method;
-    if (!actor || !actor.account.verified || !this.operators.has(actor.account.email.toLowerCase())) {
+    if (!actor?.account.verified || !this.operators.has(actor.account.email.toLowerCase())) {
       sendError(res, 404, 'NOT_FOUND', 'Not found');
       return;
     }
