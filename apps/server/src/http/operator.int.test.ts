@@ -145,6 +145,17 @@ describe('operator users', () => {
       title: 'Drop',
     });
     expect(inbox.status, JSON.stringify(inbox.body)).toBe(201);
+    const widget = await call(sam, 'POST', `/api/receive/inboxes/${inbox.body.inboxId}/widgets`, {
+      name: 'Site',
+    });
+    expect(widget.status).toBe(201);
+    const request = await call(sam, 'POST', '/api/receive/requests', { subject: 'Forms' });
+    expect(request.status).toBe(201);
+    const points = [
+      `/api/receive/points/inbox/${inbox.body.slug}`,
+      `/api/receive/points/widget/${widget.body.widgetId}`,
+      `/api/receive/points/request/${request.body.requestId}`,
+    ];
     const link = `/api/transfer/downloads/link?transferId=${t.transferId}`;
     const issued = await call(null, 'GET', `${link}&fileId=${t.fileId}`);
     expect(issued.status).toBe(200);
@@ -182,9 +193,11 @@ describe('operator users', () => {
     // A URL issued before the suspension stops too.
     const blob = await fetchBytes(issued.body.url);
     expect(blob.status).toBe(403);
-    const page = await call(null, 'GET', `/api/receive/points/inbox/${inbox.body.slug}`);
-    expect(page.status).toBe(403);
-    expect(codeOf(page)).toContain('ACCOUNT_SUSPENDED');
+    for (const point of points) {
+      const page = await call(null, 'GET', point);
+      expect(page.status, point).toBe(403);
+      expect(codeOf(page)).toContain('ACCOUNT_SUSPENDED');
+    }
     // Nothing is deleted.
     expect(await query(ferry, `SELECT status FROM transfers WHERE id = $1`, [t.transferId])).toEqual([
       { status: 'ENABLED' },
@@ -207,7 +220,7 @@ describe('operator users', () => {
     expect(zip.status).toBe(200);
     const entries = await readZip((await fetchBytes(zip.body.url)).data);
     expect(entries.get('f1.bin')?.equals(files[1]!)).toBe(true);
-    expect((await call(null, 'GET', `/api/receive/points/inbox/${inbox.body.slug}`)).status).toBe(200);
+    for (const point of points) expect((await call(null, 'GET', point)).status, point).toBe(200);
 
     const journal = await asOperator('GET', '/api/operator/actions');
     const mine = journal.body.actions.filter((a: { target: string }) => a.target === sam.email);
