@@ -171,27 +171,29 @@ export function InvoicesSection() {
                   <td>{t(`operator:invoice_status_${invoice.status}`)}</td>
                   <td>{invoice.provider}</td>
                   <td>{formatDate(invoice.issuedAt, i18n.language)}</td>
-                  <td className="operator-row-actions">
-                    {invoice.status === 'open' && invoice.provider === 'MANUAL' && (
-                      <button
-                        type="button"
-                        className="button button-primary button-small"
-                        onClick={() => setAsking({ invoice, kind: 'paid' })}
-                        data-testid="operator-invoice-mark-paid"
-                      >
-                        {t('operator:mark_paid')}
-                      </button>
-                    )}
-                    {invoice.status === 'open' && (
-                      <button
-                        type="button"
-                        className="button button-secondary button-small"
-                        onClick={() => setAsking({ invoice, kind: 'void' })}
-                        data-testid="operator-invoice-void"
-                      >
-                        {t('operator:void')}
-                      </button>
-                    )}
+                  <td>
+                    <div className="operator-row-actions">
+                      {invoice.status === 'open' && invoice.provider === 'MANUAL' && (
+                        <button
+                          type="button"
+                          className="button button-primary button-small"
+                          onClick={() => setAsking({ invoice, kind: 'paid' })}
+                          data-testid="operator-invoice-mark-paid"
+                        >
+                          {t('operator:mark_paid')}
+                        </button>
+                      )}
+                      {invoice.status === 'open' && (
+                        <button
+                          type="button"
+                          className="button button-secondary button-small"
+                          onClick={() => setAsking({ invoice, kind: 'void' })}
+                          data-testid="operator-invoice-void"
+                        >
+                          {t('operator:void')}
+                        </button>
+                      )}
+                    </div>
                   </td>
                 </tr>
               ))}
