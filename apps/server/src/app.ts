@@ -34,6 +34,7 @@ import { inboxRoutes } from './http/routes/inbox.routes.js';
 import { invoiceRoutes } from './http/routes/invoice.routes.js';
 import { limitsRoutes } from './http/routes/limits.routes.js';
 import { operatorBillingRoutes } from './http/routes/operator-billing.routes.js';
+import { operatorRoutes } from './http/routes/operator.routes.js';
 import { opsRoutes } from './http/routes/ops.routes.js';
 import { payRoutes } from './http/routes/pay.routes.js';
 import { receiveRoutes } from './http/routes/receive.routes.js';
@@ -49,6 +50,7 @@ import type { InboxService } from './services/inbox.service.js';
 import type { InvoiceService } from './services/invoice.service.js';
 import type { LimitsService } from './services/limits.service.js';
 import type { NotificationService } from './services/notification.service.js';
+import type { OperatorService } from './services/operator.service.js';
 import type { OperatorAccess } from './services/operator-access.js';
 import type { OperatorBillingService } from './services/operator-billing.service.js';
 import type { ReceiveService } from './services/receive.service.js';
@@ -92,6 +94,8 @@ export interface AppDeps {
   subscriptions: SubscriptionService;
   /** The operators' plan routes: set a plan, list subscriptions. */
   operatorBilling: OperatorBillingService;
+  /** The operator console's API (/api/operator/…). */
+  operatorConsole: OperatorService;
   /** Receiving files (S3): requests, public receive pages, uploads into them. */
   receive: ReceiveService;
   /** File requests (/request-files) for their owner. */
@@ -198,6 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(invoiceRoutes(deps.invoices, deps.taxes));
   await app.register(payRoutes(deps.subscriptions));
   await app.register(operatorBillingRoutes(deps.operatorBilling));
+  await app.register(operatorRoutes(deps.operatorConsole));
   await app.register(transferRoutes(deps.transfers, deps.notifications, publicOrigin));
   await app.register(dashboardRoutes(deps.dashboard, publicOrigin));
   await app.register(downloadRoutes(deps.downloads, callerOrigin, deps.metrics));

@@ -20,6 +20,7 @@ import { startEmbeddedPostgres, takeBackShutdownSignals } from './db/embedded.js
 import { PgInvoiceRepository } from './db/invoice.repository.js';
 import { PgNotificationRepository } from './db/notification.repository.js';
 import { PgOperatorLog } from './db/operator-log.repository.js';
+import { PgOperatorRepository } from './db/operator.repository.js';
 import { PgReceiveRepository } from './db/receive.repository.js';
 import { PgSalesRepository } from './db/sales.repository.js';
 import { PgSubscriptionRepository, type SubscriptionRecord } from './db/subscription.repository.js';
@@ -65,6 +66,7 @@ import {
   NotificationService,
   TRANSFER_DISPATCH,
 } from './services/notification.service.js';
+import { OperatorService } from './services/operator.service.js';
 import { OperatorAccess } from './services/operator-access.js';
 import { OperatorBillingService } from './services/operator-billing.service.js';
 import { PlanService } from './services/plan.service.js';
@@ -494,6 +496,7 @@ export async function createFerry(
       config.downloadLinkTtlSeconds,
       notifications,
       (userId) => limits.planOf(userId),
+      async (userId) => (await accounts.user(userId))?.suspendedAt != null,
     );
     downloads.restrictReceived((transfer, userId) => receive.mayDownload(transfer, userId));
     downloads.onPasswordGuessing(async (transfer, info) => {
@@ -541,6 +544,7 @@ export async function createFerry(
       invoices,
       subscriptions: billing.subscriptions,
       operatorBilling: billing.operatorBilling,
+      operatorConsole: new OperatorService(operators, new PgOperatorRepository(database.pool), repo),
       uploadStore,
     });
     appServer = app.server;

@@ -120,6 +120,11 @@ export const routes: RouteObject[] = [
               },
             ],
           },
+          {
+            // The operators' console (OPERATOR_EMAILS): signed in first; the page itself asks whether an operator.
+            element: <RequireAuth />,
+            children: [{ path: 'operator', ...page(() => import('./routes/operator.route')) }],
+          },
           { path: '*', ...page(() => import('./routes/not-found.route')) },
         ],
       },

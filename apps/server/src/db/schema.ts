@@ -364,6 +364,9 @@ export const users = pgTable(
     uniqueIndex('users_email_idx').on(sql`lower(${t.email})`),
     /** A team is its manager's uid: members are found by manager_id (limits and storage count over the team). */
     index('users_manager_idx').on(t.managerId),
+    // The operator console's substring search (LIKE '%…%') by address and first name, with pg_trgm.
+    index('users_email_trgm_idx').using('gin', sql`lower(${t.email}) gin_trgm_ops`),
+    index('users_firstname_trgm_idx').using('gin', sql`lower(coalesce(${t.firstname}, '')) gin_trgm_ops`),
   ],
 );
 

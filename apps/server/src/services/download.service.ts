@@ -69,6 +69,8 @@ export class DownloadService {
     private readonly notifications: NotificationService,
     /** The plan of a transfer's owner, for the 7-day download limit of spec §9. */
     private readonly planOf: (userId: string) => Promise<PlanType | null>,
+    /** Whether an operator has suspended this account: its transfers then answer ACCOUNT_SUSPENDED. */
+    private readonly ownerSuspended: (userId: string) => Promise<boolean>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -308,6 +310,13 @@ export class DownloadService {
     }
     if (transfer.expiresAt.getTime() <= this.now().getTime())
       throw new AppError('TRANSFER_EXPIRED', 'This transfer has expired.');
+    // Every way to the bytes (info, password check, link, blob, ZIP) passes here; lifting the suspension is enough
+    // for all of them to work again, links issued before included.
+    if (transfer.ownerId && (await this.ownerSuspended(transfer.ownerId)))
+      throw new AppError(
+        'ACCOUNT_SUSPENDED',
+        "The sender's account is suspended: these files cannot be downloaded now.",
+      );
     return transfer;
   }
 

@@ -16,6 +16,7 @@ export const NAMESPACES = [
   'auth',
   'account',
   'errors',
+  'operator',
 ] as const;
 export const LOCALE_STORAGE_KEY = 'ferry.locale';
 

@@ -54,6 +54,7 @@ export const WEB_ROUTES = [
   '/dashboard/admin/inboxes/:inboxId/widgets/new',
   '/dashboard/admin/inboxes/:inboxId/widgets/:widgetId',
   ...DASHBOARD_COMING_ROUTES,
+  '/operator',
 ] as const;
 
 function segmentsOf(path: string): string[] {

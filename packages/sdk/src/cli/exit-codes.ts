@@ -78,6 +78,8 @@ const CODE_MESSAGES: Record<string, string> = {
     'your e-mail address is not confirmed yet: check your inbox for the confirmation link, then sign in again',
   INVALID_TOKEN: 'the server refused the token (revoked, expired or mistyped)',
   USER_NOT_FOUND: 'the server has no active account for this sign-in; you stay signed out',
+  ACCOUNT_SUSPENDED:
+    "the account is suspended by this server's operators: its sign-in and its transfers are refused until they lift it",
   MAX_LICENCES_REACHED: 'your team has no licence left for you: ask its manager for one; you stay signed out',
 };
 

@@ -12,6 +12,7 @@ import {
 import { describeError, ExitCode, exitCodeFor } from './exit-codes.js';
 import { runGet } from './get.js';
 import type { CliIO } from './io.js';
+import { addOperatorCommands } from './operator-program.js';
 import { addReceiveCommands } from './receive-program.js';
 import { runSend } from './send.js';
 import {
@@ -54,13 +55,14 @@ const EXIT_CODES = `
 Exit codes:
   0  success
   1  any other error (network, server, integrity, usage; rate limited: wait and retry);
-     whoami: not signed in
+     whoami: not signed in; operator: not an operator on this server
   2  a credential missing or wrong: the password, the code confirming your --from address (send),
      the e-mail address a transfer asks downloaders for (get); sign-in failed (login: wrong e-mail
      or password, second factor needed without a terminal, address not confirmed, token refused);
      the stored session has ended (revoked or expired: run ferry login); transfers and
      transfer: not signed in (run ferry login)
-  3  transfer or file not found, expired or disabled; transfer: not one of yours
+  3  transfer or file not found, expired or disabled; transfer: not one of yours;
+     operator: no such account or invoice
   4  download limit reached
   130 interrupted (Ctrl-C); run the same command again to resume
 
@@ -302,6 +304,7 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
 
   addTransferCommands(program, { io, context, retryForMs });
   addReceiveCommands(program, { io, context, retryForMs });
+  addOperatorCommands(program, { io, context, retryForMs });
 
   return program;
 }
