@@ -22,7 +22,9 @@ describe('chosenPlanFromQuery (spec §2 /register query)', () => {
 
   it('takes every self-service plan code of spec §3, not CUSTOM', () => {
     for (const type of ['PREMIUM_2TB', 'PREMIUM_5TB', 'PREMIUM_10TB', 'TEAM', 'TEAM25']) {
-      expect(chosenPlanFromQuery(new URLSearchParams(`type=${type.toLowerCase()}&frequency=MONTHLY`))).toEqual({
+      expect(
+        chosenPlanFromQuery(new URLSearchParams(`type=${type.toLowerCase()}&frequency=MONTHLY`)),
+      ).toEqual({
         type,
         frequency: 'MONTHLY',
       });

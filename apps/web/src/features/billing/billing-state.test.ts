@@ -49,15 +49,15 @@ describe('billingStateOf (spec §4 billing state)', () => {
 
   it('runs the card checks when the intent succeeded or is processing', () => {
     for (const intentStatus of ['succeeded', 'processing'] as const) {
-      expect(billingStateOf(paymentInfos({ intentStatus }, { exp_month: 2, exp_year: 2027 }), now).alert).toMatchObject(
-        { kind: 'card_expired', card: { last4: '4242' } },
-      );
-      expect(billingStateOf(paymentInfos({ intentStatus }, { exp_month: 3, exp_year: 2027 }), now).alert.kind).toBe(
-        'card_about_to_expire',
-      );
-      expect(billingStateOf(paymentInfos({ intentStatus }, { exp_month: 4, exp_year: 2027 }), now).alert.kind).toBe(
-        'none',
-      );
+      expect(
+        billingStateOf(paymentInfos({ intentStatus }, { exp_month: 2, exp_year: 2027 }), now).alert,
+      ).toMatchObject({ kind: 'card_expired', card: { last4: '4242' } });
+      expect(
+        billingStateOf(paymentInfos({ intentStatus }, { exp_month: 3, exp_year: 2027 }), now).alert.kind,
+      ).toBe('card_about_to_expire');
+      expect(
+        billingStateOf(paymentInfos({ intentStatus }, { exp_month: 4, exp_year: 2027 }), now).alert.kind,
+      ).toBe('none');
     }
   });
 
@@ -74,8 +74,8 @@ describe('billingStateOf (spec §4 billing state)', () => {
       'payment_method_required',
     );
     expect(
-      billingStateOf(paymentInfos({ intentStatus: 'requires_action', failedIntentClientSecret: null }), now).alert
-        .kind,
+      billingStateOf(paymentInfos({ intentStatus: 'requires_action', failedIntentClientSecret: null }), now)
+        .alert.kind,
     ).toBe('payment_method_required');
   });
 
@@ -131,7 +131,10 @@ describe('who has BILLING (spec §6)', () => {
     });
     expect(hasBilling(member)).toBe(false);
     expect(billingManagerId(member)).toBe('m_1');
-    const biller = signedInState({ managerId: 'm_1', authorization: { managerId: 'm_1', permissions: ['BILLING'] } });
+    const biller = signedInState({
+      managerId: 'm_1',
+      authorization: { managerId: 'm_1', permissions: ['BILLING'] },
+    });
     expect(hasBilling(biller)).toBe(true);
     expect(billingManagerId(signedInState())).toBe('u_1');
   });

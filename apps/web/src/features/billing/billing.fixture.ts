@@ -1,11 +1,4 @@
-import type {
-  Invoice,
-  PaymentInfos,
-  PlanCatalogue,
-  PlanCode,
-  PlanOffer,
-  Subscription,
-} from '@ferry/core';
+import type { Invoice, PaymentInfos, PlanCatalogue, PlanCode, PlanOffer, Subscription } from '@ferry/core';
 import { act } from 'react';
 import { vi } from 'vitest';
 import type { StripeChangeEvent, StripeLike, StripeResult } from './stripe';

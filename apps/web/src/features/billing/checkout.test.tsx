@@ -22,7 +22,12 @@ function taxRate(countryCode: string, vatNumber: string | null) {
   if (vatNumber === 'DE123456789')
     return json({ countryCode, rate: 0, reverseCharge: true, vatNumberValid: true });
   if (vatNumber) return json({ countryCode, rate: 19, reverseCharge: false, vatNumberValid: false });
-  return json({ countryCode, rate: countryCode === 'DE' ? 19 : 20, reverseCharge: false, vatNumberValid: null });
+  return json({
+    countryCode,
+    rate: countryCode === 'DE' ? 19 : 20,
+    reverseCharge: false,
+    vatNumberValid: null,
+  });
 }
 
 const manualStart: StartSubscriptionResponse = {
@@ -52,7 +57,8 @@ describe('checkout (in /account/subscriptions without a subscription)', () => {
       'GET /api/auth/me': () => json(signedInState()),
       'GET /api/pay/plans': () => json(plans),
       'GET /api/pay/subscriptions/current': () => json({ subscription: null }),
-      'GET /api/pay/customers/u_1/payment-infos': () => json({ subscription: null, defaultPaymentMethod: null }),
+      'GET /api/pay/customers/u_1/payment-infos': () =>
+        json({ subscription: null, defaultPaymentMethod: null }),
       'GET /api/user/locations/country': () => json({ country: 'FR' }),
       'GET /api/pay/subscriptions/tax-rates': (call) =>
         taxRate(call.query.get('countryCode') ?? '', call.query.get('vatNumber')),
@@ -86,7 +92,9 @@ describe('checkout (in /account/subscriptions without a subscription)', () => {
       companyName: 'Ada Ltd',
     });
     expect(plain(byTestId(root, 'checkout-invoice').textContent)).toContain('Amount due: €120.00');
-    expect(byTestId(root, 'checkout-invoice-pdf').getAttribute('href')).toBe('/api/pay/invoices/FRY-2030-000001/pdf');
+    expect(byTestId(root, 'checkout-invoice-pdf').getAttribute('href')).toBe(
+      '/api/pay/invoices/FRY-2030-000001/pdf',
+    );
     expect(byTestId(root, 'checkout-starts-when-paid').textContent).toBe(
       'Your plan starts when the payment is received.',
     );
@@ -101,14 +109,19 @@ describe('checkout (in /account/subscriptions without a subscription)', () => {
     await settle(5);
     expect(plain(byTestId(root, 'summary-vat').textContent)).toBe('€1.90 (19 %)');
     await typeInto(byTestId(root, 'checkout-vat-number'), 'DE 999');
-    await until(() => root.textContent?.includes('This VAT number is not valid') === true, 'the invalid message');
+    await until(
+      () => root.textContent?.includes('This VAT number is not valid') === true,
+      'the invalid message',
+    );
     expect(byTestId(root, 'checkout-vat-number').getAttribute('aria-invalid')).toBe('true');
     await click(byTestId(root, 'checkout-submit'));
     expect(mock.to('POST /api/pay/subscriptions')).toHaveLength(0);
 
     await typeInto(byTestId(root, 'checkout-vat-number'), 'DE 123.456.789');
     await until(() => byTestId(root, 'summary-vat').textContent === 'Reverse charge (0 %)', 'reverse charge');
-    expect(mock.to('GET /api/pay/subscriptions/tax-rates').at(-1)?.query.get('vatNumber')).toBe('DE123456789');
+    expect(mock.to('GET /api/pay/subscriptions/tax-rates').at(-1)?.query.get('vatNumber')).toBe(
+      'DE123456789',
+    );
     expect(plain(byTestId(root, 'summary-total').textContent)).toBe('€10.00');
     await click(byTestId(root, 'checkout-submit'));
     await settle(5);
@@ -154,13 +167,18 @@ describe('checkout (in /account/subscriptions without a subscription)', () => {
       {
         'GET /api/auth/me': () => json(signedInState({ planType: plan })),
         'POST /api/pay/subscriptions': () =>
-          json({ subscriptionId: 'sub_1', status: 'incomplete', invoice: null, clientSecret: 'pi_1_secret_1' }, 201),
+          json(
+            { subscriptionId: 'sub_1', status: 'incomplete', invoice: null, clientSecret: 'pi_1_secret_1' },
+            201,
+          ),
       },
       stripeCatalogue(),
     );
     const root = await open('/account/subscriptions?plan=PREMIUM&frequency=MONTHLY');
     await click(byTestId(root, 'checkout-submit'));
-    expect(byTestId(root, 'card-error').textContent).toBe("Enter your card's number, expiry date and security code.");
+    expect(byTestId(root, 'card-error').textContent).toBe(
+      "Enter your card's number, expiry date and security code.",
+    );
     await stand.change({ complete: true });
     await settle(2);
 
@@ -192,7 +210,10 @@ describe('checkout (in /account/subscriptions without a subscription)', () => {
     api(
       {
         'POST /api/pay/subscriptions': () =>
-          json({ subscriptionId: 'sub_1', status: 'trialing', invoice: null, clientSecret: 'seti_1_secret_1' }, 201),
+          json(
+            { subscriptionId: 'sub_1', status: 'trialing', invoice: null, clientSecret: 'seti_1_secret_1' },
+            201,
+          ),
       },
       stripeCatalogue(),
     );
@@ -215,7 +236,12 @@ describe('checkout (in /account/subscriptions without a subscription)', () => {
       {
         'POST /api/pay/subscriptions': () =>
           json(
-            { subscriptionId: 'sub_1', status: 'incomplete', invoice: null, approveUrl: 'https://paypal.test/ok' },
+            {
+              subscriptionId: 'sub_1',
+              status: 'incomplete',
+              invoice: null,
+              approveUrl: 'https://paypal.test/ok',
+            },
             201,
           ),
       },
