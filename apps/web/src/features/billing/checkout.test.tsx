@@ -205,9 +205,9 @@ describe('checkout (in /account/subscriptions without a subscription)', () => {
     expect(polls()).toBe(done);
   });
 
-  it('STRIPE trial: confirms a card setup, and shows a card refusal', async () => {
+  it('STRIPE trial: confirms a card setup, shows a card refusal, and a new try confirms the same start', async () => {
     const stand = fakeStripe({ error: { message: 'Your card was declined.' } });
-    api(
+    const mock = api(
       {
         'POST /api/pay/subscriptions': () =>
           json(
@@ -228,6 +228,12 @@ describe('checkout (in /account/subscriptions without a subscription)', () => {
       payment_method: { card: stand.card },
     });
     expect(byTestId(root, 'card-error').textContent).toBe('Your card was declined.');
+    stand.stripe.confirmCardSetup.mockResolvedValue({ setupIntent: { status: 'succeeded' } });
+    await click(byTestId(root, 'checkout-submit'));
+    await settle(5);
+    expect(mock.to('POST /api/pay/subscriptions')).toHaveLength(1);
+    expect(stand.stripe.confirmCardSetup).toHaveBeenCalledTimes(2);
+    byTestId(root, 'checkout-activating');
   });
 
   it('PAYPAL: goes to the approval page', async () => {

@@ -178,6 +178,8 @@ export function Checkout({
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [result, setResult] = useState<StartSubscriptionResponse | null>(null);
+  /** A card subscription started whose payment was refused: trying again confirms it, never starts another. */
+  const [unconfirmed, setUnconfirmed] = useState<StartSubscriptionResponse | null>(null);
   const polling = usePlanPolling();
 
   const visitorCountry = useQuery({
@@ -248,22 +250,28 @@ export function Checkout({
     }
     setBusy(true);
     try {
-      const answer = await startSubscription({
-        planCode,
-        frequency,
-        provider,
-        countryCode: country,
-        currency,
-        ...(vatNumberOf(vatTyped) ? { vatNumber: vatNumberOf(vatTyped) } : {}),
-        ...(trial ? { trial: true } : {}),
-        ...(companyName.trim() ? { companyName: companyName.trim() } : {}),
-        ...(address.trim() ? { address: address.trim() } : {}),
-      });
+      const answer =
+        provider === 'STRIPE' && unconfirmed
+          ? unconfirmed
+          : await startSubscription({
+              planCode,
+              frequency,
+              provider,
+              countryCode: country,
+              currency,
+              ...(vatNumberOf(vatTyped) ? { vatNumber: vatNumberOf(vatTyped) } : {}),
+              ...(trial ? { trial: true } : {}),
+              ...(companyName.trim() ? { companyName: companyName.trim() } : {}),
+              ...(address.trim() ? { address: address.trim() } : {}),
+            });
       if (provider === 'PAYPAL' && answer.approveUrl) {
         window.location.assign(answer.approveUrl);
         return;
       }
-      if (provider === 'STRIPE' && !(await confirmCard(answer))) return;
+      if (provider === 'STRIPE' && !(await confirmCard(answer))) {
+        setUnconfirmed(answer);
+        return;
+      }
       if (answer.status !== 'incomplete' || provider !== 'MANUAL') polling.start(planCode);
       setResult(answer);
       onStarted?.(answer);
