@@ -4,7 +4,7 @@ import { LogoMark } from '../components/icons';
 import { LanguageSwitcher } from '../components/language-switcher';
 import { SignBackInDialog } from '../features/auth/sign-back-in-dialog';
 import { UserMenu } from '../features/auth/user-menu';
-import { BillingNotices } from '../features/billing/billing-notices';
+import { BillingNoticesSlot } from '../features/billing/billing-notices-slot';
 import { useRememberReturnPage } from '../features/dashboard/return-page';
 import { ToastArea } from '../features/toasts/toast-area';
 import { useScrollToTop } from '../hooks/use-scroll-to-top';
@@ -39,11 +39,17 @@ export function RootLayout() {
         <Outlet />
       </main>
       <footer className="app-footer">
-        <p>{t('common:footer', { product: PRODUCT_NAME, year: new Date().getFullYear() })}</p>
+        <p>
+          {t('common:footer', { product: PRODUCT_NAME, year: new Date().getFullYear() })}
+          {' · '}
+          <Link to="/prices" data-testid="footer-prices">
+            {t('billing:prices_title')}
+          </Link>
+        </p>
       </footer>
       <ToastArea />
       <SignBackInDialog />
-      <BillingNotices />
+      <BillingNoticesSlot />
     </div>
   );
 }

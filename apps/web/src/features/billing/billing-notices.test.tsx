@@ -2,10 +2,11 @@ import type { PaymentInfos } from '@ferry/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockApi } from '../../test/api-mock';
 import { authHarness } from '../../test/auth-harness';
-import { signedInState } from '../../test/fixtures';
-import { byTestId, click, type Rendered, render, settle } from '../../test/render';
+import { anonymousState, signedInState } from '../../test/fixtures';
+import { byTestId, click, type Rendered, render, settle, until } from '../../test/render';
 import { advance, fakeStripe, paymentInfos, plain, stripeCatalogue } from './billing.fixture';
 import { BillingNotices } from './billing-notices';
+import { BillingNoticesSlot } from './billing-notices-slot';
 import { forgetStripe } from './stripe';
 
 /** The user's calendar: 15 March 2027. */
@@ -160,6 +161,20 @@ describe('billing notices (spec §4 billing state, app-wide)', () => {
     expect(mock.to('GET /api/auth/me')).toHaveLength(3);
     await advance(60_000);
     expect(mock.to('GET /api/auth/me')).toHaveLength(3);
+  });
+
+  it('in the layout, loads for a user with BILLING only', async () => {
+    const slotRoutes = [{ path: '/dashboard', element: <BillingNoticesSlot /> }];
+    let mock = mockApi({ 'GET /api/auth/me': () => json(anonymousState()) });
+    view = await render(authHarness(slotRoutes, '/dashboard').ui);
+    await settle(5);
+    expect(mock.calls.filter((c) => c.path.startsWith('/api/pay/'))).toHaveLength(0);
+    await view.unmount();
+
+    mock = api(paymentInfos({}, { exp_month: 1, exp_year: 2020 }));
+    view = await render(authHarness(slotRoutes, '/dashboard').ui);
+    await until(() => view.container.querySelector('[data-testid="billing-notice"]') !== null, 'the notice');
+    expect(mock.to('GET /api/pay/customers/u_1/payment-infos')).toHaveLength(1);
   });
 
   it('no subscription but a paying session plan: refreshes the session once', async () => {
