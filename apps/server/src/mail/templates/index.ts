@@ -15,6 +15,7 @@ export { MAIL_FILE_LIST_LIMIT, type MailFile } from './format.js';
 export { MAIL_LOCALES, type MailLocale, resolveMailLocale } from './i18n.js';
 export type { RenderedMail } from './layout.js';
 export { type PasswordGuessingInput, passwordGuessing } from './password-guessing.js';
+export { type PurchaseReceiptInput, purchaseReceipt } from './purchase-receipt.js';
 export { type ReceiveRequestInput, receiveRequest } from './receive-request.js';
 export { type SenderVerificationCodeInput, senderVerificationCode } from './sender-verification-code.js';
 export { type TransferReceivedInput, transferReceived } from './transfer-received.js';
