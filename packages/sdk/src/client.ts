@@ -101,6 +101,8 @@ export interface DownloadLinkParams {
   downloaderEmail?: string;
   browserCode?: string;
   orderId?: string;
+  /** A buyer's purchase token (a priced transfer); without one the server answers 402 PAYMENT_REQUIRED. */
+  purchaseToken?: string;
 }
 
 /**
@@ -710,11 +712,16 @@ export class FerryClient {
    */
   getDownloadInfo(
     transferId: string,
-    options: { password?: string; userSecret?: string } = {},
+    options: { password?: string; userSecret?: string; purchaseToken?: string } = {},
   ): Promise<DownloadInfo> {
     return this.request('GET', '/transfer/downloads/info', {
       schema: DownloadInfo,
-      query: { transferId, password: options.password, userSecret: options.userSecret },
+      query: {
+        transferId,
+        password: options.password,
+        userSecret: options.userSecret,
+        purchaseToken: options.purchaseToken,
+      },
       idempotent: true,
     });
   }
