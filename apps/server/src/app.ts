@@ -33,9 +33,11 @@ import { healthRoutes } from './http/routes/health.routes.js';
 import { inboxRoutes } from './http/routes/inbox.routes.js';
 import { invoiceRoutes } from './http/routes/invoice.routes.js';
 import { limitsRoutes } from './http/routes/limits.routes.js';
+import { operatorRoutes } from './http/routes/operator.routes.js';
 import { operatorBillingRoutes } from './http/routes/operator-billing.routes.js';
 import { opsRoutes } from './http/routes/ops.routes.js';
 import { payRoutes } from './http/routes/pay.routes.js';
+import { purchaseRoutes } from './http/routes/purchase.routes.js';
 import { receiveRoutes } from './http/routes/receive.routes.js';
 import { salesRoutes } from './http/routes/sales.routes.js';
 import { transferRoutes } from './http/routes/transfer.routes.js';
@@ -49,8 +51,10 @@ import type { InboxService } from './services/inbox.service.js';
 import type { InvoiceService } from './services/invoice.service.js';
 import type { LimitsService } from './services/limits.service.js';
 import type { NotificationService } from './services/notification.service.js';
+import type { OperatorService } from './services/operator.service.js';
 import type { OperatorAccess } from './services/operator-access.js';
 import type { OperatorBillingService } from './services/operator-billing.service.js';
+import type { PurchaseService } from './services/purchase.service.js';
 import type { ReceiveService } from './services/receive.service.js';
 import type { ReceiveRequestService } from './services/receive-request.service.js';
 import type { SalesService } from './services/sales.service.js';
@@ -92,6 +96,10 @@ export interface AppDeps {
   subscriptions: SubscriptionService;
   /** The operators' plan routes: set a plan, list subscriptions. */
   operatorBilling: OperatorBillingService;
+  /** Buying priced transfers (selling files). */
+  purchases: PurchaseService;
+  /** The operator console's API (/api/operator/…). */
+  operatorConsole: OperatorService;
   /** Receiving files (S3): requests, public receive pages, uploads into them. */
   receive: ReceiveService;
   /** File requests (/request-files) for their owner. */
@@ -198,6 +206,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(invoiceRoutes(deps.invoices, deps.taxes));
   await app.register(payRoutes(deps.subscriptions));
   await app.register(operatorBillingRoutes(deps.operatorBilling));
+  await app.register(operatorRoutes(deps.operatorConsole));
+  await app.register(purchaseRoutes(deps.purchases));
   await app.register(transferRoutes(deps.transfers, deps.notifications, publicOrigin));
   await app.register(dashboardRoutes(deps.dashboard, publicOrigin));
   await app.register(downloadRoutes(deps.downloads, callerOrigin, deps.metrics));

@@ -19,7 +19,9 @@ import { PgCloneRepository } from './db/dashboard-clone.repository.js';
 import { startEmbeddedPostgres, takeBackShutdownSignals } from './db/embedded.js';
 import { PgInvoiceRepository } from './db/invoice.repository.js';
 import { PgNotificationRepository } from './db/notification.repository.js';
+import { PgOperatorRepository } from './db/operator.repository.js';
 import { PgOperatorLog } from './db/operator-log.repository.js';
+import { PgPurchaseRepository } from './db/purchase.repository.js';
 import { PgReceiveRepository } from './db/receive.repository.js';
 import { PgSalesRepository } from './db/sales.repository.js';
 import { PgSubscriptionRepository, type SubscriptionRecord } from './db/subscription.repository.js';
@@ -65,10 +67,12 @@ import {
   NotificationService,
   TRANSFER_DISPATCH,
 } from './services/notification.service.js';
+import { OperatorService } from './services/operator.service.js';
 import { OperatorAccess } from './services/operator-access.js';
 import { OperatorBillingService } from './services/operator-billing.service.js';
 import { PlanService } from './services/plan.service.js';
 import type { RateLimiter } from './services/ports.js';
+import { PurchaseService } from './services/purchase.service.js';
 import { DEFAULT_RECEIVE_RATE_LIMITS, ReceiveService } from './services/receive.service.js';
 import { ReceiveOwners } from './services/receive-owner.js';
 import { ReceivePoints } from './services/receive-points.js';
@@ -494,8 +498,26 @@ export async function createFerry(
       config.downloadLinkTtlSeconds,
       notifications,
       (userId) => limits.planOf(userId),
+      async (userId) => (await accounts.user(userId))?.suspendedAt != null,
     );
     downloads.restrictReceived((transfer, userId) => receive.mayDownload(transfer, userId));
+    // Selling files: a priced transfer is downloaded with a purchase, paid through a card provider.
+    const purchases = new PurchaseService(
+      new PgPurchaseRepository(database.pool),
+      repo,
+      taxes,
+      invoices,
+      new Map(
+        (options.cardProviders ?? []).filter((p) => p.collects === 'card').map((p) => [p.name, p] as const),
+      ),
+      mailJob,
+      rateLimiter,
+      { productName: config.productName, publicOrigin, tokenKey: signer.derive('purchase-token') },
+      options.now,
+    );
+    transfers.allowSelling(purchases.enabled);
+    downloads.requirePurchases(purchases);
+    dashboard.read.showSales((transferId) => purchases.sales(transferId));
     downloads.onPasswordGuessing(async (transfer, info) => {
       const owner = transfer.ownerId ? await accounts.user(transfer.ownerId) : null;
       await notifications.passwordGuessing(
@@ -541,6 +563,8 @@ export async function createFerry(
       invoices,
       subscriptions: billing.subscriptions,
       operatorBilling: billing.operatorBilling,
+      purchases,
+      operatorConsole: new OperatorService(operators, new PgOperatorRepository(database.pool), repo),
       uploadStore,
     });
     appServer = app.server;

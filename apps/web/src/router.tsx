@@ -46,6 +46,7 @@ export const routes: RouteObject[] = [
           { path: 'signin', ...page(() => import('./routes/signin.route')) },
           { path: 'register', ...page(() => import('./routes/register.route')) },
           { path: 'register/enterprise', ...page(() => import('./routes/register-enterprise.route')) },
+          { path: 'prices', ...page(() => import('./routes/prices.route')) },
           { path: 'verify-email', ...page(() => import('./routes/verify-email.route')) },
           { path: 'forgot-password', ...page(() => import('./routes/forgot-password.route')) },
           { path: 'reset-password', ...page(() => import('./routes/reset-password.route')) },
@@ -75,6 +76,11 @@ export const routes: RouteObject[] = [
                     path: 'account/integrations',
                     ...page(() => import('./routes/account-integrations.route')),
                   },
+                  {
+                    path: 'account/subscriptions',
+                    ...page(() => import('./routes/account-subscriptions.route')),
+                  },
+                  { path: 'account/invoices', ...page(() => import('./routes/account-invoices.route')) },
                   { path: 'account/*', ...page(() => import('./routes/not-found.route')) },
                   {
                     path: 'dashboard',
@@ -119,6 +125,11 @@ export const routes: RouteObject[] = [
                 ],
               },
             ],
+          },
+          {
+            // The operators' console (OPERATOR_EMAILS): signed in first; the page itself asks whether an operator.
+            element: <RequireAuth />,
+            children: [{ path: 'operator', ...page(() => import('./routes/operator.route')) }],
           },
           { path: '*', ...page(() => import('./routes/not-found.route')) },
         ],

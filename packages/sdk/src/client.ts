@@ -10,6 +10,15 @@ import {
   InboxListResponse,
   type InboxUpdate,
   InboxView,
+  InstanceFigures,
+  OperatorActionList,
+  OperatorInvoice,
+  OperatorInvoiceList,
+  OperatorMe,
+  type OperatorSubscription,
+  OperatorSubscriptionList,
+  OperatorUser,
+  OperatorUserList,
   ReceivePointPublic,
   ReceiveReceipt,
   type ReceiveRequestCreate,
@@ -24,6 +33,7 @@ import {
   SenderVerificationResponse,
   SessionCookieResponse,
   SessionInfo,
+  type SetPlanRequest,
   type SignInRequest,
   type TransferCloneRequest,
   type TransferCompleteRequest,
@@ -91,6 +101,8 @@ export interface DownloadLinkParams {
   downloaderEmail?: string;
   browserCode?: string;
   orderId?: string;
+  /** A buyer's purchase token (a priced transfer); without one the server answers 402 PAYMENT_REQUIRED. */
+  purchaseToken?: string;
 }
 
 /**
@@ -430,6 +442,99 @@ export class FerryClient {
     });
   }
 
+  // --- the operator console (/api/operator/…): to anyone but an operator of the server, 404 NOT_FOUND ---
+
+  /** `GET /operator/me`: 200 for an operator of this server; 404 `NOT_FOUND` for anyone else. */
+  operatorMe(): Promise<{ operator: true; email: string }> {
+    return this.request('GET', '/operator/me', { schema: OperatorMe, idempotent: true });
+  }
+
+  /** `GET /operator/users`: accounts whose address or first name contains `search`, a page at a time. */
+  listOperatorUsers(
+    query: { search?: string; cursor?: string; limit?: number } = {},
+  ): Promise<OperatorUserList> {
+    return this.request('GET', '/operator/users', { schema: OperatorUserList, query, idempotent: true });
+  }
+
+  /** `GET /operator/users/{uid}`. */
+  operatorUser(uid: string): Promise<OperatorUser> {
+    return this.request('GET', `/operator/users/${encodeURIComponent(uid)}`, {
+      schema: OperatorUser,
+      idempotent: true,
+    });
+  }
+
+  /** `POST /operator/users/{uid}/suspend`: no sign-in, no downloads of its transfers until unsuspended. */
+  suspendUser(uid: string): Promise<OperatorUser> {
+    return this.request('POST', `/operator/users/${encodeURIComponent(uid)}/suspend`, {
+      schema: OperatorUser,
+      idempotent: true, // suspending a suspended account changes nothing
+    });
+  }
+
+  /** `POST /operator/users/{uid}/unsuspend`. */
+  unsuspendUser(uid: string): Promise<OperatorUser> {
+    return this.request('POST', `/operator/users/${encodeURIComponent(uid)}/unsuspend`, {
+      schema: OperatorUser,
+      idempotent: true,
+    });
+  }
+
+  /** `PUT /operator/users/{uid}/plan`: any plan code (NONE ends the plan), an optional last day, CUSTOM seats. */
+  setUserPlan(uid: string, request: SetPlanRequest): Promise<OperatorUser> {
+    return this.request('PUT', `/operator/users/${encodeURIComponent(uid)}/plan`, {
+      schema: OperatorUser,
+      body: request,
+      idempotent: true,
+    });
+  }
+
+  /** `GET /operator/subscriptions`. */
+  listOperatorSubscriptions(
+    query: { status?: string } = {},
+  ): Promise<{ subscriptions: OperatorSubscription[] }> {
+    return this.request('GET', '/operator/subscriptions', {
+      schema: OperatorSubscriptionList,
+      query,
+      idempotent: true,
+    });
+  }
+
+  /** `GET /operator/invoices` (`open`: only those still to be paid). */
+  listOperatorInvoices(query: { open?: boolean } = {}): Promise<OperatorInvoiceList> {
+    return this.request('GET', '/operator/invoices', {
+      schema: OperatorInvoiceList,
+      query,
+      idempotent: true,
+    });
+  }
+
+  /** `POST /operator/invoices/{number}/mark-paid`: a MANUAL invoice is paid (its plan starts). */
+  markInvoicePaid(number: string): Promise<OperatorInvoice> {
+    return this.request('POST', `/operator/invoices/${encodeURIComponent(number)}/mark-paid`, {
+      schema: OperatorInvoice,
+      idempotent: false, // a second call answers that it is paid already
+    });
+  }
+
+  /** `POST /operator/invoices/{number}/void`: an open invoice is void. */
+  voidInvoice(number: string): Promise<OperatorInvoice> {
+    return this.request('POST', `/operator/invoices/${encodeURIComponent(number)}/void`, {
+      schema: OperatorInvoice,
+      idempotent: false,
+    });
+  }
+
+  /** `GET /operator/figures`: accounts, transfers, bytes stored and served over 7 days. */
+  operatorFigures(): Promise<InstanceFigures> {
+    return this.request('GET', '/operator/figures', { schema: InstanceFigures, idempotent: true });
+  }
+
+  /** `GET /operator/actions`: the operators' journal, newest first. */
+  listOperatorActions(query: { cursor?: string } = {}) {
+    return this.request('GET', '/operator/actions', { schema: OperatorActionList, query, idempotent: true });
+  }
+
   /**
    * `GET /transfer/transfers/{id}/detail` (signed in): files with their SHA-256, recipients with their timeline,
    * other downloads and the event history. 404 `TRANSFER_NOT_FOUND` for a transfer that is unknown or not the
@@ -607,11 +712,16 @@ export class FerryClient {
    */
   getDownloadInfo(
     transferId: string,
-    options: { password?: string; userSecret?: string } = {},
+    options: { password?: string; userSecret?: string; purchaseToken?: string } = {},
   ): Promise<DownloadInfo> {
     return this.request('GET', '/transfer/downloads/info', {
       schema: DownloadInfo,
-      query: { transferId, password: options.password, userSecret: options.userSecret },
+      query: {
+        transferId,
+        password: options.password,
+        userSecret: options.userSecret,
+        purchaseToken: options.purchaseToken,
+      },
       idempotent: true,
     });
   }

@@ -9,6 +9,8 @@ export interface DownloadLink {
   fileId?: string;
   /** The `userSecret` of a recipient's personal link (`/dl/{transferId}?userSecret=…`, S1). */
   userSecret?: string;
+  /** The purchase token of a buyer's personal link (`/dl/{transferId}?purchase=…`, a priced transfer). */
+  purchaseToken?: string;
 }
 
 const LINK_PATH = new RegExp(
@@ -17,7 +19,7 @@ const LINK_PATH = new RegExp(
 
 /**
  * Parses a Ferry download link; throws a readable Error when it is not one. Of the query only `userSecret` (a
- * personal link) is kept; the fragment is ignored.
+ * personal link) and `purchase` (a buyer's link) are kept; the fragment is ignored.
  */
 export function parseDownloadLink(link: string): DownloadLink {
   let url: URL;
@@ -34,11 +36,13 @@ export function parseDownloadLink(link: string): DownloadLink {
     throw new Error(`not a download link (expected ${url.origin}/dl/<transferId>[/<fileId>]): ${link}`);
   const [, base = '', transferId = '', fileId] = match;
   const userSecret = url.searchParams.get('userSecret');
+  const purchaseToken = url.searchParams.get('purchase');
   return {
     server: `${url.origin}${base}`,
     transferId,
     ...(fileId ? { fileId } : {}),
     ...(userSecret ? { userSecret } : {}),
+    ...(purchaseToken ? { purchaseToken } : {}),
   };
 }
 

@@ -11,7 +11,8 @@ export interface InvoiceParty {
 export interface InvoiceRecord {
   id: string;
   number: string;
-  userId: string;
+  /** null: a priced transfer's buyer without an account. */
+  userId: string | null;
   status: InvoiceStatus;
   currency: Currency;
   lines: InvoiceLine[];
@@ -187,12 +188,12 @@ export class PgInvoiceRepository {
   /** Every invoice (or only the open ones), newest first, with the account's current address. */
   async listAll(options: { open: boolean; limit: number }): Promise<(InvoiceRecord & { email: string })[]> {
     const { rows } = await this.pool.query<InvoiceRecord & { email: string }>(
-      `SELECT x.*, u.email
+      `SELECT x.*, coalesce(u.email, x.buyer->>'email') AS email
          FROM (SELECT ${COLUMNS} FROM invoices
                 WHERE ($1::boolean IS NOT TRUE OR status = 'open')
                 ORDER BY issued_at DESC, number DESC
                 LIMIT $2) x
-         JOIN users u ON u.id = x."userId"
+         LEFT JOIN users u ON u.id = x."userId"
         ORDER BY x."issuedAt" DESC, x.number DESC`,
       [options.open, options.limit],
     );

@@ -9,6 +9,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   text,
@@ -76,6 +77,9 @@ export const transfers = pgTable(
      * transfer disabled or deleted, so every URL handed out before stops working.
      */
     accessEpoch: integer('access_epoch').notNull().default(0),
+    /** Selling files (spec §3 price and currency): a priced S2 transfer is downloaded after a purchase. */
+    priceAmount: integer('price_amount'),
+    priceCurrency: text('price_currency'),
   },
   (t) => [
     index('transfers_anonymous_pending_idx')
@@ -364,6 +368,9 @@ export const users = pgTable(
     uniqueIndex('users_email_idx').on(sql`lower(${t.email})`),
     /** A team is its manager's uid: members are found by manager_id (limits and storage count over the team). */
     index('users_manager_idx').on(t.managerId),
+    // The operator console's substring search (LIKE '%…%') by address and first name, with pg_trgm.
+    index('users_email_trgm_idx').using('gin', sql`lower(${t.email}) gin_trgm_ops`),
+    index('users_firstname_trgm_idx').using('gin', sql`lower(coalesce(${t.firstname}, '')) gin_trgm_ops`),
   ],
 );
 
@@ -793,9 +800,8 @@ export const invoices = pgTable(
   {
     id: text('id').primaryKey(),
     number: text('number').notNull(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    /** The buyer's account; null for a priced transfer's buyer without one (their address is in `buyer`). */
+    userId: text('user_id').references(() => users.id),
     /** open, paid, void. */
     status: text('status').notNull(),
     currency: text('currency').notNull(),
@@ -838,5 +844,44 @@ export const invoices = pgTable(
     index('invoices_subscription_idx').on(t.subscriptionId),
     index('invoices_purchase_idx').on(t.purchaseId),
     check('invoices_status_check', sql`${t.status} IN ('open', 'paid', 'void')`),
+  ],
+);
+
+/**
+ * Purchases of priced transfers. The buyer pays through a card provider; once paid, the purchase token (derived
+ * from the purchase's id, never stored) unlocks that transfer's downloads until it expires.
+ */
+export const purchases = pgTable(
+  'purchases',
+  {
+    id: text('id').primaryKey(),
+    transferId: text('transfer_id')
+      .notNull()
+      .references(() => transfers.id, { onDelete: 'cascade' }),
+    /** The seller: the transfer's owner when bought. */
+    sellerId: text('seller_id'),
+    email: text('email').notNull(),
+    countryCode: text('country_code').notNull(),
+    vatNumber: text('vat_number'),
+    locale: text('locale'),
+    currency: text('currency').notNull(),
+    /** Minor units: the price (VAT excluded), the VAT and what the buyer pays. */
+    amount: integer('amount').notNull(),
+    taxRate: numeric('tax_rate', { precision: 5, scale: 2 }).notNull(),
+    tax: integer('tax').notNull(),
+    total: integer('total').notNull(),
+    reverseCharge: boolean('reverse_charge').notNull().default(false),
+    provider: text('provider').notNull(),
+    providerRef: text('provider_ref'),
+    /** pending | paid | failed */
+    status: text('status').notNull().default('pending'),
+    intentStatus: text('intent_status'),
+    receiptNumber: text('receipt_number'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    paidAt: ts('paid_at'),
+  },
+  (t) => [
+    index('purchases_transfer_idx').on(t.transferId, t.paidAt),
+    uniqueIndex('purchases_provider_ref_idx').on(t.provider, t.providerRef),
   ],
 );

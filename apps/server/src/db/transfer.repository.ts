@@ -199,14 +199,29 @@ export class PgTransferRepository implements TransferRepository {
     const [row] = await this.db
       .select({ used: sql<string>`coalesce(sum(${transfers.totalSize}), 0)` })
       .from(transfers)
-      .where(
-        and(
-          sql`${transfers.ownerId} IN ${owners}`,
-          isNull(transfers.expiredAt),
-          sql`${transfers.status} NOT IN ('DELETED', 'RETAINED')`,
-        ),
-      );
+      .where(and(sql`${transfers.ownerId} IN ${owners}`, storedTransfer()));
     return Number(row?.used ?? 0);
+  }
+
+  /** The whole instance's stored transfers (the operators' figures), by the rule `storageUsed` counts a team's. */
+  async storedTotals(): Promise<{ transfers: number; bytes: number }> {
+    const [row] = await this.db
+      .select({
+        transfers: sql<string>`count(*)`,
+        bytes: sql<string>`coalesce(sum(${transfers.totalSize}), 0)`,
+      })
+      .from(transfers)
+      .where(storedTransfer());
+    return { transfers: Number(row?.transfers ?? 0), bytes: Number(row?.bytes ?? 0) };
+  }
+
+  /** Bytes handed out by every download link of the instance since `since` (the operators' figures). */
+  async allDownloadedBytesSince(since: Date): Promise<number> {
+    const [row] = await this.db
+      .select({ bytes: sql<string>`coalesce(sum(${downloads.bytes}), 0)` })
+      .from(downloads)
+      .where(sql`${downloads.createdAt} > ${since}`);
+    return Number(row?.bytes ?? 0);
   }
 
   async downloadedBytesSince(ownerId: string, since: Date): Promise<number> {
@@ -263,4 +278,9 @@ export class PgTransferRepository implements TransferRepository {
       createdAt: r.createdAt,
     }));
   }
+}
+
+/** A transfer that takes storage: not expired, deleted or retained (its files are still kept). */
+function storedTransfer() {
+  return and(isNull(transfers.expiredAt), sql`${transfers.status} NOT IN ('DELETED', 'RETAINED')`);
 }

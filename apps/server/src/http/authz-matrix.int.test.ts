@@ -1078,6 +1078,33 @@ const TABLE: Record<string, Row> = {
     },
   },
 
+  // --- operator console: nobody here is an operator, so it does not exist for any of them ---
+  'GET /api/operator/me': { expect: same([404, 'NOT_FOUND']), call: () => ({ path: '/api/operator/me' }) },
+  'GET /api/operator/users': {
+    expect: same([404, 'NOT_FOUND']),
+    call: ({ target }) => ({ path: `/api/operator/users?search=${encodeURIComponent(target.email)}` }),
+  },
+  'GET /api/operator/users/:uid': {
+    expect: same([404, 'NOT_FOUND']),
+    call: ({ target }) => ({ path: `/api/operator/users/${target.uid}` }),
+  },
+  'POST /api/operator/users/:uid/suspend': {
+    expect: same([404, 'NOT_FOUND']),
+    call: ({ target }) => ({ path: `/api/operator/users/${target.uid}/suspend` }),
+  },
+  'POST /api/operator/users/:uid/unsuspend': {
+    expect: same([404, 'NOT_FOUND']),
+    call: ({ target }) => ({ path: `/api/operator/users/${target.uid}/unsuspend` }),
+  },
+  'GET /api/operator/figures': {
+    expect: same([404, 'NOT_FOUND']),
+    call: () => ({ path: '/api/operator/figures' }),
+  },
+  'GET /api/operator/actions': {
+    expect: same([404, 'NOT_FOUND']),
+    call: () => ({ path: '/api/operator/actions' }),
+  },
+
   // --- sales ---
   'POST /api/sales/enterprise-contact': {
     expect: same(201),

@@ -66,7 +66,7 @@ export interface ExternalIdentity {
 }
 
 /** Why an OpenID Connect sign-in was not let in (the codes of /signin?error=…, docs/api.md). */
-export type IdentityRefusal = 'email_missing' | 'email_not_verified' | 'max_licences';
+export type IdentityRefusal = 'email_missing' | 'email_not_verified' | 'max_licences' | 'account_suspended';
 
 export interface AuthRequestContext {
   ip: string;
@@ -91,6 +91,18 @@ const LIMITS = {
 
 function invalidToken(message = 'This token is not valid.'): AppError {
   return new AppError('INVALID_TOKEN', message);
+}
+
+/**
+ * A suspended account does not sign in, and none of its credentials (sessions, API tokens) act for it, until an
+ * operator lifts the suspension. Checked where every sign-in and every credential passes: here.
+ */
+function refuseSuspended(user: UserRecord): void {
+  if (user.suspendedAt)
+    throw new AppError(
+      'ACCOUNT_SUSPENDED',
+      'This account is suspended: contact the operators of this service.',
+    );
 }
 
 /**
@@ -170,6 +182,7 @@ export class AuthService {
       });
       throw new AppError('EMAIL_NOT_VERIFIED', 'Confirm your e-mail address first: we sent you a new link.');
     }
+    refuseSuspended(user);
     if (user.totpEnabledAt) {
       if (!request.totp)
         throw new AppError('SECOND_FACTOR_REQUIRED', 'Enter the code from your authenticator app.');
@@ -312,6 +325,7 @@ export class AuthService {
     ctx: AuthRequestContext,
     options: { expiresInMinutes: number; deviceId?: string | undefined; generation?: number },
   ): Promise<SessionCookieResponse & { maxAgeSeconds: number }> {
+    refuseSuspended(user);
     await this.checkLicence(user);
     const issuedAt = this.now();
     const expiresAt = new Date(issuedAt.getTime() + options.expiresInMinutes * 60_000);
@@ -355,10 +369,12 @@ export class AuthService {
       expiresInMinutes,
       deviceId: options.deviceId ?? undefined,
     }).catch((error: unknown) => {
-      if (error instanceof AppError && error.code === 'MAX_LICENCES_REACHED') return null;
+      if (error instanceof AppError && error.code === 'MAX_LICENCES_REACHED') return 'max_licences' as const;
+      if (error instanceof AppError && error.code === 'ACCOUNT_SUSPENDED')
+        return 'account_suspended' as const;
       throw error;
     });
-    if (!session) return { refused: 'max_licences' };
+    if (typeof session === 'string') return { refused: session };
     if (options.plan && !found.user.chosenPlan)
       await this.repo.setChosenPlanIfNone(found.user.id, options.plan);
     if (current?.session) await this.signOut(current, { revokeAllSessions: false });
@@ -462,6 +478,7 @@ export class AuthService {
       const token = await this.repo.liveToken(sha256Hex(credential));
       const user = token ? await this.repo.user(token.userId) : null;
       if (!token || !user) throw invalidToken('This API token is not valid (revoked?).');
+      refuseSuspended(user);
       return {
         user,
         planType: await this.planOf(user),
@@ -476,6 +493,7 @@ export class AuthService {
       throw invalidToken('This session has ended: sign in again.');
     const user = await this.repo.user(session.userId);
     if (!user) throw invalidToken('This session has ended: sign in again.');
+    refuseSuspended(user);
     return { user, planType: await this.planOf(user), session, tokenId: null, provider: session.provider };
   }
 

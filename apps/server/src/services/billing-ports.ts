@@ -31,7 +31,8 @@ export interface Taxes {
 }
 
 export interface Buyer {
-  userId: string;
+  /** null for a buyer without an account (a priced transfer's buyer). */
+  userId: string | null;
   email: string;
   name: string | null;
   companyName: string | null;
@@ -58,7 +59,7 @@ export interface IssueInvoice {
 export interface IssuedInvoice {
   id: string;
   number: string;
-  userId: string;
+  userId: string | null;
   status: InvoiceStatus;
   currency: Currency;
   subtotal: number;

@@ -211,6 +211,9 @@ export class TransferCloneService {
           origin: ctx.origin,
           // The bytes are copied where the source's are.
           storageRegion: source.storageRegion,
+          // A clone of a priced transfer is sold at the same price; its buyers buy the clone anew.
+          priceAmount: type === 'S2' ? source.priceAmount : null,
+          priceCurrency: type === 'S2' ? source.priceCurrency : null,
         },
         // Same ids, names, folders, sizes and hashes; each gets its own upload id, and bytes when copied.
         files: files.map((f) => ({

@@ -1,4 +1,5 @@
 import {
+  type Currency,
   GB,
   PLAN_LIMITS,
   parseEventActor,
@@ -6,6 +7,7 @@ import {
   type TransferDetail,
   TransferListQuery,
   type TransferListResponse,
+  type TransferSale,
   transferStatusLabel,
 } from '@ferry/core';
 import type { UserRecord } from '../db/account.repository.js';
@@ -107,6 +109,13 @@ export class DashboardService {
     return this.detailOf(transfer, ctx.origin);
   }
 
+  private salesOf: ((transferId: string) => Promise<TransferSale[]>) | null = null;
+
+  /** Where the sales of priced transfers come from (the purchase service, when files can be sold). */
+  showSales(sales: (transferId: string) => Promise<TransferSale[]>): void {
+    this.salesOf = sales;
+  }
+
   /** The detail of a transfer the caller was allowed to see (DashboardAccess); every action answers with it. */
   async detailOf(transfer: TransferRecord, origin: string): Promise<TransferDetail> {
     const files = await this.transfers.files(transfer.id);
@@ -150,6 +159,11 @@ export class DashboardService {
         createdAt: a.createdAt.toISOString(),
         files: a.files.map(toFile),
       })),
+      price:
+        transfer.priceAmount !== null && transfer.priceCurrency !== null
+          ? { amount: transfer.priceAmount, currency: transfer.priceCurrency as Currency }
+          : null,
+      sales: transfer.priceAmount !== null && this.salesOf ? await this.salesOf(transfer.id) : [],
     };
   }
 

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import {
+  type Currency,
   type DownloadInfo,
   DownloadLinkQuery,
   type DownloadLinkResponse,
@@ -57,6 +58,13 @@ export interface DownloadBody {
 
 export type { PasswordPolicy };
 
+/** Selling files: whether a purchase token unlocks a priced transfer, and where a buyer pays for it. */
+export interface PurchaseGate {
+  /** True for a paid purchase of this transfer whose token this is. */
+  unlocks(transferId: string, purchaseToken: string): Promise<boolean>;
+  payUrl(transferId: string): string;
+}
+
 export class DownloadService {
   constructor(
     private readonly repo: TransferRepository,
@@ -69,6 +77,8 @@ export class DownloadService {
     private readonly notifications: NotificationService,
     /** The plan of a transfer's owner, for the 7-day download limit of spec §9. */
     private readonly planOf: (userId: string) => Promise<PlanType | null>,
+    /** Whether an operator has suspended this account: its transfers then answer ACCOUNT_SUSPENDED. */
+    private readonly ownerSuspended: (userId: string) => Promise<boolean>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -82,6 +92,28 @@ export class DownloadService {
     this.ownerAccess = check;
   }
 
+  private purchases: PurchaseGate | null = null;
+
+  /** Priced transfers are downloaded with a purchase token (their owner and team managers download freely). */
+  requirePurchases(gate: PurchaseGate): void {
+    this.purchases = gate;
+  }
+
+  /** The price of a transfer for this caller, and whether their token (or ownership) unlocks it. */
+  private async purchaseState(
+    transfer: TransferRecord,
+    token: string | undefined,
+    ctx: DownloadContext,
+  ): Promise<{ price: { amount: number; currency: Currency } | null; purchased: boolean }> {
+    if (transfer.priceAmount === null || transfer.priceCurrency === null)
+      return { price: null, purchased: true };
+    const price = { amount: transfer.priceAmount, currency: transfer.priceCurrency as Currency };
+    if (await this.isOwner(transfer, ctx)) return { price, purchased: true };
+    const purchased =
+      token !== undefined && this.purchases !== null && (await this.purchases.unlocks(transfer.id, token));
+    return { price, purchased };
+  }
+
   private async isOwner(transfer: TransferRecord, ctx: DownloadContext): Promise<boolean> {
     return this.ownerAccess !== null && (await this.ownerAccess(transfer, ctx.viewerId ?? null));
   }
@@ -93,7 +125,7 @@ export class DownloadService {
   }
 
   async info(
-    query: { transferId: string; password?: string; userSecret?: string },
+    query: { transferId: string; password?: string; userSecret?: string; purchaseToken?: string },
     ctx: DownloadContext,
   ): Promise<DownloadInfo> {
     const transfer = await this.available(query.transferId);
@@ -106,6 +138,7 @@ export class DownloadService {
       else await this.checkPasswordOf(transfer, query.password, ctx);
     }
     const files = locked ? [] : (await this.repo.files(transfer.id)).map(toFile);
+    const sale = await this.purchaseState(transfer, query.purchaseToken, ctx);
     return {
       transferId: transfer.id,
       name: transfer.name,
@@ -123,6 +156,8 @@ export class DownloadService {
       files,
       downloaderEmailRequired: emailRequired(transfer),
       recipientEmail: recipient?.email ?? null,
+      price: sale.price,
+      purchased: sale.purchased,
     };
   }
 
@@ -152,6 +187,15 @@ export class DownloadService {
         throw new AppError('PASSWORD_REQUIRED', 'This transfer is protected by a password.');
       await this.checkPasswordOf(transfer, query.password, ctx);
     }
+    // After the password (a wrong one says so first), before anything is counted.
+    const sale = await this.purchaseState(transfer, query.purchaseToken, ctx);
+    if (!sale.purchased)
+      throw new AppError('PAYMENT_REQUIRED', 'These files are for sale: buy them to download.', {
+        details: {
+          payUrl: this.purchases?.payUrl(transfer.id) ?? null,
+          price: sale.price,
+        },
+      });
     let file: TransferFileRecord | null = null;
     if (query.fileId) {
       file = await this.repo.file(transfer.id, query.fileId);
@@ -308,6 +352,13 @@ export class DownloadService {
     }
     if (transfer.expiresAt.getTime() <= this.now().getTime())
       throw new AppError('TRANSFER_EXPIRED', 'This transfer has expired.');
+    // Every way to the bytes (info, password check, link, blob, ZIP) passes here; lifting the suspension is enough
+    // for all of them to work again, links issued before included.
+    if (transfer.ownerId && (await this.ownerSuspended(transfer.ownerId)))
+      throw new AppError(
+        'ACCOUNT_SUSPENDED',
+        "The sender's account is suspended: these files cannot be downloaded now.",
+      );
     return transfer;
   }
 

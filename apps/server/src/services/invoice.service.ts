@@ -389,7 +389,8 @@ export class InvoiceMails implements InvoiceEvents {
 
   async paid(invoice: InvoiceRecord): Promise<void> {
     const to = this.recipient(invoice);
-    if (!to) return;
+    // A purchase's receipt goes out with the buyer's personal link (PurchaseService), in one mail.
+    if (!to || invoice.purchaseId) return;
     const rendered = await invoiceReceipt(
       { locale: invoice.locale, productName: this.productName },
       this.input(invoice),

@@ -40,6 +40,9 @@ export interface TransferRecord {
   storageRegion: string | null;
   /** Raised whenever access is taken away (recipient removed, password changed, disabled): older URLs die. */
   accessEpoch: number;
+  /** A priced transfer (minor units, VAT excluded) is downloaded after a purchase; null: free. */
+  priceAmount: number | null;
+  priceCurrency: string | null;
 }
 
 /** Creating a transfer would take its owner past their storage limit. */

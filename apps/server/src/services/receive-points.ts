@@ -124,6 +124,7 @@ export class ReceivePoints {
     if (request.linkMode === 'S1' && !recipient) throw notFound();
     const owner = await this.owners.byId(request.ownerId);
     if (!owner) throw notFound();
+    refuseSuspended(owner);
     if (request.closedAt || !owner.settings[linkModeSetting(request.linkMode)])
       throw new AppError('RECEIVE_CLOSED', 'This request is closed.');
     if (request.expiresAt.getTime() <= this.now().getTime())
@@ -160,6 +161,7 @@ export class ReceivePoints {
   ): Promise<ResolvedPoint> {
     const owner = await this.owners.byId(inbox.ownerId);
     if (!owner) throw notFound();
+    refuseSuspended(owner);
     if (!inbox.enabled || !owner.settings[linkModeSetting(inbox.linkMode)])
       throw new AppError('RECEIVE_CLOSED', 'This inbox is closed.');
     const plan = PLAN_LIMITS[owner.team.plan];
@@ -214,4 +216,13 @@ function mergeThemes<T extends Record<string, string | null>>(first: T, second: 
   const out = { ...second };
   for (const [k, v] of Object.entries(first)) if (v !== null) (out as Record<string, string | null>)[k] = v;
   return out;
+}
+
+/** A suspended account's requests, inboxes and widgets take nothing until the suspension is lifted. */
+function refuseSuspended(owner: ReceiveOwner): void {
+  if (owner.user.suspendedAt)
+    throw new AppError(
+      'ACCOUNT_SUSPENDED',
+      'The account this goes to is suspended: uploads are refused for now.',
+    );
 }

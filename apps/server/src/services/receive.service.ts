@@ -199,6 +199,8 @@ export class ReceiveService {
           senderVerification: 'not_needed',
           origin: ctx.origin,
           storageRegion: point.owner.team.forcedRegion,
+          priceAmount: null,
+          priceCurrency: null,
         },
         files,
         [

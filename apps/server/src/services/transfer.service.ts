@@ -17,6 +17,7 @@ import {
   type TransferFile,
   TransferNotificationsUpdate,
   type TransferSummary,
+  type TransferType,
   type UploaderSettings,
 } from '@ferry/core';
 import { newFileId, newTransferId } from '../lib/ids.js';
@@ -123,10 +124,31 @@ export class TransferService {
   ) {}
 
   private anonymousLimits: AnonymousLimits | null = null;
+  private selling = false;
+
+  /** Files may be sold (a price on S2 transfers) only when the server takes cards (STRIPE or PAYPAL). */
+  allowSelling(enabled: boolean): void {
+    this.selling = enabled;
+  }
 
   /** Holds anonymous creation to a rate and a cap on unfinished declared bytes, per client address. */
   limitAnonymous(limits: AnonymousLimits): void {
     this.anonymousLimits = limits;
+  }
+
+  private checkSelling(type: TransferType, actor: { userId: string | null; plan: PlanType }): void {
+    if (type !== 'S2')
+      throw new AppError('VALIDATION_FAILED', 'Only transfers shared by link (S2) can be sold.', {
+        details: { field: 'price' },
+      });
+    if (!actor.userId || actor.plan === 'NONE')
+      throw new AppError('FORBIDDEN', 'Selling files needs a paid plan.', { details: { field: 'price' } });
+    if (!this.selling)
+      throw new AppError(
+        'PAYMENT_PROVIDER_NOT_AVAILABLE',
+        'This server does not take card payments, so files cannot be sold here.',
+        { details: { field: 'price' } },
+      );
   }
 
   async create(
@@ -144,6 +166,7 @@ export class TransferService {
         },
       );
     const actor = await this.withTeamLimits(requested);
+    if (request.price) this.checkSelling(request.type, actor);
     if (actor.memberSettings) checkMemberSettings(request, actor.memberSettings);
     this.checkNames(request.files, actor.memberSettings?.sendAllowedExtensions);
     const isS1 = request.type === 'S1';
@@ -247,6 +270,8 @@ export class TransferService {
       senderVerification,
       origin: actor.origin,
       storageRegion: actor.forcedRegion ?? null,
+      priceAmount: request.price?.amount ?? null,
+      priceCurrency: request.price?.currency ?? null,
     };
     const who = actorName(actor);
     const events: NewTransferEvent[] = [

@@ -7,7 +7,7 @@ import { browserStore } from '../lib/storage';
 export const UI_LOCALES = ['en', 'fr'] as const;
 export type UiLocale = (typeof UI_LOCALES)[number];
 export const FALLBACK_LOCALE: UiLocale = 'en';
-/** Namespaces as the spec names them (uploader:…, downloader:…), plus common, notifications, auth, account and errors. */
+/** Namespaces as the spec names them (uploader:…, downloader:…), plus common, notifications, auth, account, errors and billing. */
 export const NAMESPACES = [
   'common',
   'uploader',
@@ -16,6 +16,8 @@ export const NAMESPACES = [
   'auth',
   'account',
   'errors',
+  'operator',
+  'billing',
 ] as const;
 export const LOCALE_STORAGE_KEY = 'ferry.locale';
 

@@ -103,7 +103,7 @@ describe('translations', () => {
     expect(Object.keys(sources).length).toBeGreaterThan(30);
     for (const text of Object.values(sources)) {
       for (const match of text.matchAll(
-        /['"`]((?:common|uploader|downloader|notifications|auth|account|errors):[\w.]+)['"`]/g,
+        /['"`]((?:common|uploader|downloader|notifications|auth|account|errors|operator|billing):[\w.]+)['"`]/g,
       )) {
         used.add(match[1] as string);
       }

@@ -4,6 +4,7 @@ import { LogoMark } from '../components/icons';
 import { LanguageSwitcher } from '../components/language-switcher';
 import { SignBackInDialog } from '../features/auth/sign-back-in-dialog';
 import { UserMenu } from '../features/auth/user-menu';
+import { BillingNoticesSlot } from '../features/billing/billing-notices-slot';
 import { useRememberReturnPage } from '../features/dashboard/return-page';
 import { ToastArea } from '../features/toasts/toast-area';
 import { useScrollToTop } from '../hooks/use-scroll-to-top';
@@ -11,7 +12,8 @@ import { PRODUCT_NAME } from '../lib/config';
 
 /**
  * Frame of every page: header (brand, language, sign-in link or user menu), the routed page, footer, the toast
- * area and the sign-back-in prompt.
+ * area, the sign-back-in prompt and the billing
+ * notices (spec §4 billing state).
  */
 export function RootLayout() {
   const { t } = useTranslation();
@@ -37,10 +39,17 @@ export function RootLayout() {
         <Outlet />
       </main>
       <footer className="app-footer">
-        <p>{t('common:footer', { product: PRODUCT_NAME, year: new Date().getFullYear() })}</p>
+        <p>
+          {t('common:footer', { product: PRODUCT_NAME, year: new Date().getFullYear() })}
+          {' · '}
+          <Link to="/prices" data-testid="footer-prices">
+            {t('billing:prices_title')}
+          </Link>
+        </p>
       </footer>
       <ToastArea />
       <SignBackInDialog />
+      <BillingNoticesSlot />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SESSION_COOKIE_STAY_SIGNED_IN_MINUTES } from '../constants.js';
-import { BILLING_FREQUENCIES, PERMISSIONS, PLAN_TYPES } from '../enums.js';
+import { BILLING_FREQUENCIES, PERMISSIONS, PLAN_CODES, PLAN_TYPES, type PlanCode } from '../enums.js';
 import { Email, PersonName } from './transfer.js';
 
 /*
@@ -25,9 +25,17 @@ export const Password = z
 /** Names shown to others (first name, API token name, company): one line, no control characters. */
 const name = PersonName();
 
-/** The plan chosen on /register?type=…&frequency=…&trial=… (kept for the billing step). */
+/** Plan codes sold through checkout: every code of spec §3 but CUSTOM (sold by contact, /register/enterprise). */
+export const SELF_SERVICE_PLAN_CODES = PLAN_CODES.filter(
+  (code): code is Exclude<PlanCode, 'CUSTOM'> => code !== 'CUSTOM',
+) as [Exclude<PlanCode, 'CUSTOM'>, ...Exclude<PlanCode, 'CUSTOM'>[]];
+
+/**
+ * The plan chosen on /register?type=…&frequency=…&trial=… (kept for the billing step). The spec shows
+ * PREMIUM|TEAM10; every self-service plan code is accepted.
+ */
 export const ChosenPlan = z.object({
-  type: z.enum(['PREMIUM', 'TEAM10']),
+  type: z.enum(SELF_SERVICE_PLAN_CODES),
   frequency: z.enum(BILLING_FREQUENCIES).optional(),
   trial: z.boolean().optional(),
 });

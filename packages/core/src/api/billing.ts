@@ -316,3 +316,17 @@ export const PurchaseState = z.object({
   receiptNumber: z.string().nullable(),
 });
 export type PurchaseState = z.infer<typeof PurchaseState>;
+
+/** One sale of a priced transfer, as its seller sees it in the transfer's detail. */
+export const TransferSale = z.object({
+  email: z.string(),
+  countryCode: z.string(),
+  currency: Currency,
+  /** Minor units: price (VAT excluded), VAT, and what the buyer paid. */
+  amount: z.number().int(),
+  tax: z.number().int(),
+  total: z.number().int(),
+  receiptNumber: z.string().nullable(),
+  paidAt: z.string().datetime(),
+});
+export type TransferSale = z.infer<typeof TransferSale>;

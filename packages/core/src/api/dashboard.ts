@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TRANSFER_STATUSES, TRANSFER_TYPES } from '../enums.js';
+import { TransferPrice, TransferSale } from './billing.js';
 import {
   Email,
   FileId,
@@ -187,6 +188,10 @@ export const TransferDetail = TransferSummary.extend({
   clonedFrom: TransferId.nullable(),
   /** Files being added (POST …/files) whose addition is not completed yet, oldest first. */
   additions: z.array(TransferAdditionView),
+  /** Selling files: the price (VAT excluded) of a priced transfer, null when it is free. */
+  price: TransferPrice.nullable(),
+  /** The paid sales of a priced transfer, newest first (empty for a free one). */
+  sales: z.array(TransferSale),
 });
 export type TransferDetail = z.infer<typeof TransferDetail>;
 

@@ -74,7 +74,8 @@ export const OperatorSubscriptionList = z.object({ subscriptions: z.array(Operat
 export const OperatorInvoice = z.object({
   number: z.string(),
   email: z.string(),
-  uid: z.string(),
+  /** null: a buyer of a priced transfer without an account. */
+  uid: z.string().nullable(),
   amountDue: z.number().int(),
   total: z.number().int(),
   currency: Currency,

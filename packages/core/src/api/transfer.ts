@@ -3,6 +3,7 @@ import { FILE_ID_LENGTH, TRANSFER_ID_LENGTH } from '../constants.js';
 import { TRANSFER_EVENTS, TRANSFER_STATUSES, TRANSFER_TYPES } from '../enums.js';
 import { EVENT_ACTOR_KINDS } from '../rules/event-actor.js';
 import { hasLayoutControlChars } from '../rules/text.js';
+import { TransferPrice } from './billing.js';
 
 /** Free text that is stored: PostgreSQL text cannot hold NUL, so it is refused up front (400, not 500). */
 const text = () => z.string().refine((v) => !v.includes('\u0000'), 'must not contain NUL characters');
@@ -85,6 +86,11 @@ export const TransferCreateRequest = z.object({
    * When it is valid for that address no code is sent.
    */
   senderVerificationToken: z.string().max(1000).optional(),
+  /**
+   * Selling files (S2 only, paying accounts, when the server takes cards): downloads need a purchase at this price
+   * (VAT excluded, minor units; the buyer pays the VAT of their country on top).
+   */
+  price: TransferPrice.optional(),
 });
 export type TransferCreateRequest = z.input<typeof TransferCreateRequest>;
 
@@ -225,6 +231,10 @@ export const DownloadInfo = z.object({
   downloaderEmailRequired: z.boolean(),
   /** With a valid `userSecret`: the recipient that personal link belongs to. */
   recipientEmail: z.string().nullable(),
+  /** A priced transfer: what a purchase costs (VAT excluded); null when downloads are free. */
+  price: TransferPrice.nullable(),
+  /** Whether the `purchaseToken` given unlocks this transfer (always true for a free one). */
+  purchased: z.boolean(),
 });
 export type DownloadInfo = z.infer<typeof DownloadInfo>;
 
@@ -244,6 +254,8 @@ export const DownloadLinkQuery = z.object({
   browserCode: text().pipe(z.string().max(200)).optional(),
   orderId: text().pipe(z.string().max(200)).optional(),
   'admin-dashboard': flag,
+  /** A priced transfer: the purchase token its buyer got (GET /api/pay/purchases/{id}, or the mailed link). */
+  purchaseToken: text().pipe(z.string().max(300)).optional(),
 });
 export type DownloadLinkQuery = z.input<typeof DownloadLinkQuery>;
 

@@ -35,6 +35,7 @@ export const WEB_ROUTES = [
   '/signin',
   '/register',
   '/register/enterprise',
+  '/prices',
   '/verify-email',
   '/forgot-password',
   '/reset-password',
@@ -42,6 +43,8 @@ export const WEB_ROUTES = [
   '/account/profile',
   '/account/security',
   '/account/integrations',
+  '/account/subscriptions',
+  '/account/invoices',
   '/dashboard',
   '/dashboard/settings',
   '/dashboard/address-book',
@@ -54,6 +57,7 @@ export const WEB_ROUTES = [
   '/dashboard/admin/inboxes/:inboxId/widgets/new',
   '/dashboard/admin/inboxes/:inboxId/widgets/:widgetId',
   ...DASHBOARD_COMING_ROUTES,
+  '/operator',
 ] as const;
 
 function segmentsOf(path: string): string[] {

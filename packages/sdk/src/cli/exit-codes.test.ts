@@ -68,6 +68,8 @@ describe('describeError', () => {
     expect(describeError(coded(401, 'INVALID_CREDENTIALS'))).toBe('wrong e-mail address or password');
     expect(describeError(coded(403, 'EMAIL_NOT_VERIFIED'))).toContain('check your inbox');
     expect(describeError(coded(400, 'MAX_LICENCES_REACHED'))).toContain('you stay signed out');
+    expect(describeError(coded(403, 'ACCOUNT_SUSPENDED'))).toContain("suspended by this server's operators");
+    expect(exitCodeFor(coded(403, 'ACCOUNT_SUSPENDED'))).toBe(ExitCode.ERROR);
   });
 
   it('lists broken limits', () => {

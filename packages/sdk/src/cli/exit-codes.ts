@@ -20,6 +20,8 @@ export const ExitCode = {
   NOT_FOUND: 3,
   /** The transfer's download limit is reached. */
   DOWNLOAD_LIMIT: 4,
+  /** The transfer is for sale and no purchase unlocks it: the message says where to buy it. */
+  PAYMENT_REQUIRED: 5,
   /** Stopped by Ctrl-C (128 + SIGINT). */
   INTERRUPTED: 130,
 } as const;
@@ -55,6 +57,7 @@ export function exitCodeFor(error: unknown): number {
     if (error.codes.some((c) => PASSWORD_CODES.includes(c))) return ExitCode.PASSWORD;
     if (error.codes.some((c) => NOT_FOUND_CODES.includes(c))) return ExitCode.NOT_FOUND;
     if (error.has('TOO_MANY_DOWNLOADS')) return ExitCode.DOWNLOAD_LIMIT;
+    if (error.has('PAYMENT_REQUIRED')) return ExitCode.PAYMENT_REQUIRED;
   }
   return ExitCode.ERROR;
 }
@@ -78,6 +81,8 @@ const CODE_MESSAGES: Record<string, string> = {
     'your e-mail address is not confirmed yet: check your inbox for the confirmation link, then sign in again',
   INVALID_TOKEN: 'the server refused the token (revoked, expired or mistyped)',
   USER_NOT_FOUND: 'the server has no active account for this sign-in; you stay signed out',
+  ACCOUNT_SUSPENDED:
+    "the account is suspended by this server's operators: its sign-in and its transfers are refused until they lift it",
   MAX_LICENCES_REACHED: 'your team has no licence left for you: ask its manager for one; you stay signed out',
 };
 
@@ -85,6 +90,15 @@ function describeApiError(error: FerryApiError): string {
   if (error.status === 429 || error.has('RATE_LIMITED')) {
     const wait = error.retryAfterSeconds;
     return `rate limited by the server: wait ${wait === undefined ? 'a few minutes' : `${wait} s`} and try again`;
+  }
+  if (error.has('PAYMENT_REQUIRED')) {
+    const payUrl = typeof error.details?.payUrl === 'string' ? error.details.payUrl : null;
+    const price = error.details?.price as { amount?: unknown; currency?: unknown } | undefined;
+    const cost =
+      typeof price?.amount === 'number' && typeof price.currency === 'string'
+        ? ` (${(price.amount / 100).toFixed(2)} ${price.currency} before VAT)`
+        : '';
+    return `these files are for sale${cost}: buy them at ${payUrl ?? "the link's page in a browser"}, then run ferry get with the personal link you are mailed`;
   }
   for (const code of error.codes) {
     const known = CODE_MESSAGES[code];

@@ -18,6 +18,8 @@ export interface GetOptions {
   password?: string;
   /** `--email`: the downloader's address, for transfers that ask for it (sent as `downloaderEmail`). */
   email?: string;
+  /** `--purchase-token`: what a buyer of a priced transfer got (the mailed personal link carries it too). */
+  purchaseToken?: string;
   /** Output directory (default: the current one). */
   out: string;
   /** The whole transfer as one ZIP. */
@@ -84,6 +86,8 @@ class GetRun {
   private order = 0;
   /** From a personal link (`?userSecret=…`). */
   private userSecret: string | undefined;
+  /** A buyer's purchase token: from --purchase-token or the personal link (`?purchase=…`). */
+  private purchaseToken: string | undefined;
   private email: string | undefined;
   /** The transfer asks for the downloader's address (asked once, before the first link). */
   private emailRequired = false;
@@ -105,6 +109,7 @@ class GetRun {
       throw new CliError((error as Error).message);
     }
     this.userSecret = parsed.userSecret;
+    this.purchaseToken = this.options.purchaseToken ?? parsed.purchaseToken;
     this.client = new FerryClient({
       server: parsed.server,
       retryForMs: this.options.retryForMs,
@@ -165,7 +170,11 @@ class GetRun {
   /** Download info, with the password check of spec §8 when the transfer is locked. */
   private async info(transferId: string): Promise<DownloadInfo> {
     const password = this.options.password;
-    const info = await this.client.getDownloadInfo(transferId, { password, userSecret: this.userSecret });
+    const info = await this.client.getDownloadInfo(transferId, {
+      password,
+      userSecret: this.userSecret,
+      purchaseToken: this.purchaseToken,
+    });
     if (info.locked) {
       if (password === undefined) {
         throw new CliError('this transfer is password protected; pass --password', ExitCode.PASSWORD);
@@ -175,6 +184,8 @@ class GetRun {
     }
     if (info.status === 'UPLOADING')
       throw new CliError('this transfer is still being uploaded; try again later');
+    // For sale and not bought: the link call's 402 carries where to buy it (exit 5); it counts nothing.
+    if (!info.purchased) await this.downloadLink({ transferId });
     return info;
   }
 
@@ -212,6 +223,7 @@ class GetRun {
         ...params,
         password: this.options.password,
         userSecret: this.userSecret,
+        purchaseToken: this.purchaseToken,
         downloaderEmail: this.email,
         // One run is one visit: the server counts its link calls as a single download (spec §3 browserCode).
         browserCode: this.browserCode,

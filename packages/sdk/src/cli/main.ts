@@ -1,3 +1,4 @@
+import { CURRENCIES, type Currency } from '@ferry/core';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { parseDownloadLink } from '../links.js';
 import {
@@ -12,6 +13,7 @@ import {
 import { describeError, ExitCode, exitCodeFor } from './exit-codes.js';
 import { runGet } from './get.js';
 import type { CliIO } from './io.js';
+import { addOperatorCommands } from './operator-program.js';
 import { addReceiveCommands } from './receive-program.js';
 import { runSend } from './send.js';
 import {
@@ -50,18 +52,36 @@ function positiveInteger(value: string): number {
   return Number(value);
 }
 
+/** `--price 12.50` → 1250 (minor units): at most two decimals, more than 0. */
+function priceAmount(value: string): number {
+  const match = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec(value.trim());
+  if (!match) throw new InvalidArgumentError('expected an amount such as 12 or 12.50.');
+  const minor = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  if (minor < 50) throw new InvalidArgumentError('the smallest price is 0.50.');
+  return minor;
+}
+
+function currencyCode(value: string): Currency {
+  const code = value.trim().toUpperCase();
+  if (!(CURRENCIES as readonly string[]).includes(code))
+    throw new InvalidArgumentError(`expected one of ${CURRENCIES.join(', ')}.`);
+  return code as Currency;
+}
+
 const EXIT_CODES = `
 Exit codes:
   0  success
   1  any other error (network, server, integrity, usage; rate limited: wait and retry);
-     whoami: not signed in
+     whoami: not signed in; operator: not an operator on this server
   2  a credential missing or wrong: the password, the code confirming your --from address (send),
      the e-mail address a transfer asks downloaders for (get); sign-in failed (login: wrong e-mail
      or password, second factor needed without a terminal, address not confirmed, token refused);
      the stored session has ended (revoked or expired: run ferry login); transfers and
      transfer: not signed in (run ferry login)
-  3  transfer or file not found, expired or disabled; transfer: not one of yours
+  3  transfer or file not found, expired or disabled; transfer: not one of yours;
+     operator: no such account or invoice
   4  download limit reached
+  5  the transfer is for sale and not bought yet (get): the message gives the page to buy it at
   130 interrupted (Ctrl-C); run the same command again to resume
 
 Environment:
@@ -148,6 +168,12 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
     .option('--no-summary', 'no summary e-mail (with your link) once the transfer went out')
     .option('--require-email', 'downloaders of the link must give their e-mail address first (not with --to)')
     .option(
+      '--price <amount>',
+      'sell the files: downloaders pay this price (VAT excluded, e.g. 12.50) first; link transfers of a paid plan, on servers that take cards',
+      priceAmount,
+    )
+    .option('--currency <code>', 'currency of --price: EUR, USD or GBP (default EUR)', currencyCode)
+    .option(
       '--lang <tag>',
       'language of the e-mails about the transfer, e.g. fr (default: from LC_ALL, LC_MESSAGES or LANG)',
       languageTag,
@@ -197,6 +223,10 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
       '--email <address>',
       'your e-mail address, for a transfer whose sender asks who downloads (asked on a terminal otherwise)',
       emailAddress,
+    )
+    .option(
+      '--purchase-token <token>',
+      'for files you bought: the token of your purchase (the personal link you were mailed carries it)',
     )
     .option('-o, --out <dir>', 'folder to save into', '.')
     .option('--zip', 'download the whole transfer as one .zip file (counts as one download)')
@@ -302,6 +332,7 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
 
   addTransferCommands(program, { io, context, retryForMs });
   addReceiveCommands(program, { io, context, retryForMs });
+  addOperatorCommands(program, { io, context, retryForMs });
 
   return program;
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { formatSize, type TransferSummary } from '@ferry/core';
+import { type Currency, formatSize, type TransferSummary } from '@ferry/core';
 import { FerryClient } from '../client.js';
 import { FerryApiError } from '../errors.js';
 import { currentAccount } from './auth.js';
@@ -27,6 +27,9 @@ export interface SendOptions extends EmailOptions {
   server: string;
   password?: string;
   maxDownloads?: number;
+  /** `--price` in minor units (and `--currency`): the files are sold (S2). */
+  price?: number;
+  currency?: Currency;
   expiresInDays?: number;
   name?: string;
   message?: string;
@@ -84,6 +87,12 @@ class SendRun {
   async run(paths: readonly string[]): Promise<void> {
     const signedIn = this.client.credential !== undefined;
     checkEmailOptions(this.options, { signedIn });
+    if (this.options.price === undefined && this.options.currency)
+      throw new CliError('--currency goes with --price');
+    if (this.options.price !== undefined && (this.options.to?.length ?? 0) > 0)
+      throw new CliError('--price sells a link transfer: leave out --to');
+    if (this.options.price !== undefined && !signedIn)
+      throw new CliError('selling files needs a paid plan: sign in first with `ferry login`');
     const { files, skipped } = await collectFiles(paths);
     for (const s of skipped) this.ui.warn(`ferry: skipping ${s.path}: ${s.reason}`);
     if (files.length === 0) throw new CliError('nothing to send: no file is left after skipping');
@@ -276,6 +285,7 @@ class SendRun {
       password: o.password,
       expiresInDays: o.expiresInDays,
       maxDownloads: o.maxDownloads,
+      ...(o.price !== undefined ? { price: { amount: o.price, currency: o.currency ?? 'EUR' } } : {}),
       senderVerificationToken: savedToken,
       locale: o.lang,
       timeZone: localTimeZone(),

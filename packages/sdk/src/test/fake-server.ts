@@ -92,6 +92,26 @@ export interface FakeAccount {
   /** The code a second factor asks for (a real server checks a TOTP); null: no second factor. */
   totp: string | null;
   lastLogin: string | null;
+  /** Set by an operator (`/api/operator/users/{uid}/suspend`): its credentials answer 403 ACCOUNT_SUSPENDED. */
+  suspended?: boolean;
+  planCode?: string | null;
+  planEndsAt?: string | null;
+  seats?: number | null;
+}
+
+/** An invoice as the operator routes list it (packages/core OperatorInvoice). */
+export interface FakeInvoice {
+  number: string;
+  email: string;
+  uid: string;
+  amountDue: number;
+  total: number;
+  currency: 'EUR' | 'USD' | 'GBP';
+  status: 'open' | 'paid' | 'void';
+  provider: 'MANUAL' | 'STRIPE' | 'PAYPAL';
+  issuedAt: string;
+  paidAt: string | null;
+  pdfUrl: string;
 }
 
 export interface FakeSession {
@@ -264,6 +284,11 @@ export class FakeFerryServer {
     signOuts: [],
     bearers: [],
   };
+  /** Addresses of the server's operators (OPERATOR_EMAILS); to anyone else /api/operator/… answers 404. */
+  readonly operators = new Set<string>();
+  readonly invoices: FakeInvoice[] = [];
+  /** What operators did, oldest first: `action target`. */
+  readonly operatorActions: string[] = [];
   /** Answer session-cookie with this 400 code instead of a session (spec §8: handled gracefully). */
   sessionCookieError: 'USER_NOT_FOUND' | 'MAX_LICENCES_REACHED' | null = null;
   /** Failed sign-ins of one address after which signin answers 429 (Retry-After). */
@@ -494,7 +519,7 @@ export class FakeFerryServer {
    * Who sends a request: its `Authorization: Bearer` (a session or API token; refused with 401 INVALID_TOKEN when
    * unknown, revoked or expired), else its `ferry_session` cookie (ignored when not valid), else anonymous.
    */
-  private authenticate(req: http.IncomingMessage): FakeActor | null | 'invalid' {
+  private authenticate(req: http.IncomingMessage): FakeActor | null | 'invalid' | 'suspended' {
     const header = req.headers.authorization;
     const bearer = header ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
     const cookie = /(?:^|;\s*)ferry_session=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
@@ -506,6 +531,7 @@ export class FakeFerryServer {
     const uid = session && session.expiresAt > now ? session.uid : apiToken?.uid;
     const account = uid ? this.accountByUid(uid) : undefined;
     if (!account) return header ? 'invalid' : null;
+    if (account.suspended) return header ? 'suspended' : null;
     const at = new Date(now).toISOString();
     if (session) session.lastUsedAt = at;
     if (apiToken) apiToken.lastUsedAt = at;
@@ -746,6 +772,112 @@ export class FakeFerryServer {
     return false;
   }
 
+  /** An account as the operator routes show it (packages/core OperatorUser). */
+  private operatorUser(a: FakeAccount) {
+    return {
+      uid: a.uid,
+      email: a.email,
+      firstname: a.displayName,
+      planType: a.planType,
+      planCode: a.planCode ?? (a.planType === 'NONE' ? null : a.planType),
+      planEndsAt: a.planEndsAt ?? null,
+      licences: a.seats ?? null,
+      managerId: null,
+      storageUsed: 0,
+      lastLoginAt: a.lastLogin,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      emailVerified: a.verified,
+      suspended: a.suspended === true,
+      suspendedAt: a.suspended ? '2026-01-02T00:00:00.000Z' : null,
+    };
+  }
+
+  /** `/api/operator/…`: users (search, pages), suspend, unsuspend, set a plan, invoices, mark paid. */
+  private async operatorRoute(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    actor: FakeActor | null,
+  ): Promise<void> {
+    const p = url.pathname;
+    const m = req.method;
+    if (!actor?.account.verified || !this.operators.has(actor.account.email.toLowerCase())) {
+      sendError(res, 404, 'NOT_FOUND', 'Not found');
+      return;
+    }
+    if (m === 'GET' && p === '/api/operator/me') {
+      sendJson(res, 200, { operator: true, email: actor.account.email });
+      return;
+    }
+    if (m === 'GET' && p === '/api/operator/users') {
+      const search = (url.searchParams.get('search') ?? '').toLowerCase();
+      const limit = Number(url.searchParams.get('limit') ?? 50);
+      const from = Number(url.searchParams.get('cursor') ?? 0);
+      const all = [...this.state.accounts.values()]
+        .filter((a) => a.email.toLowerCase().includes(search))
+        .sort((a, b) => (a.email.toLowerCase() < b.email.toLowerCase() ? -1 : 1));
+      const page = all.slice(from, from + limit);
+      const next = from + limit < all.length ? String(from + limit) : null;
+      sendJson(res, 200, { users: page.map((a) => this.operatorUser(a)), nextCursor: next });
+      return;
+    }
+    const user = /^\/api\/operator\/users\/([^/]+)\/(suspend|unsuspend|plan)$/.exec(p);
+    if (user) {
+      const account = this.accountByUid(decodeURIComponent(user[1] ?? ''));
+      if (!account) {
+        sendError(res, 404, 'NOT_FOUND', 'No such account.');
+        return;
+      }
+      if (user[2] === 'plan' && m === 'PUT') {
+        const body = await readJson(req);
+        const code = String(body.planCode);
+        account.planType = (
+          code === 'NONE'
+            ? 'NONE'
+            : code.startsWith('TEAM')
+              ? 'TEAM'
+              : code.startsWith('PREMIUM')
+                ? 'PREMIUM'
+                : 'ENTERPRISE'
+        ) as FakePlan;
+        account.planCode = code === 'NONE' ? null : code;
+        account.planEndsAt = typeof body.until === 'string' ? `${body.until}T23:59:59.999Z` : null;
+        account.seats = typeof body.seats === 'number' ? body.seats : null;
+      } else if (m === 'POST' && user[2] !== 'plan') {
+        if (user[2] === 'suspend' && account.uid === actor.account.uid) {
+          sendError(res, 403, 'FORBIDDEN', 'An operator cannot suspend their own account.');
+          return;
+        }
+        account.suspended = user[2] === 'suspend';
+        if (account.suspended) this.revokeSessions(account.uid);
+      } else {
+        sendError(res, 404, null, `no route ${m} ${p}`);
+        return;
+      }
+      this.operatorActions.push(`${user[2]} ${account.email}`);
+      sendJson(res, 200, this.operatorUser(account));
+      return;
+    }
+    if (m === 'GET' && p === '/api/operator/invoices') {
+      const open = url.searchParams.get('open') === 'true';
+      sendJson(res, 200, { invoices: this.invoices.filter((i) => !open || i.status === 'open') });
+      return;
+    }
+    const paid = /^\/api\/operator\/invoices\/([^/]+)\/mark-paid$/.exec(p);
+    if (m === 'POST' && paid) {
+      const invoice = this.invoices.find((i) => i.number === decodeURIComponent(paid[1] ?? ''));
+      if (!invoice) return sendError(res, 404, 'NOT_FOUND', 'No such invoice.');
+      if (invoice.status !== 'open') return sendError(res, 409, 'CONFLICT', 'This invoice is not open.');
+      invoice.status = 'paid';
+      invoice.amountDue = 0;
+      invoice.paidAt = new Date().toISOString();
+      this.operatorActions.push(`mark-paid ${invoice.number}`);
+      sendJson(res, 200, invoice);
+      return;
+    }
+    sendError(res, 404, null, `no route ${m} ${p}`);
+  }
+
   private async route(req: http.IncomingMessage, res: http.ServerResponse, tus: TusServer): Promise<void> {
     const url = new URL(req.url ?? '/', this.origin);
     const p = url.pathname;
@@ -767,7 +899,15 @@ export class FakeFerryServer {
       sendError(res, 401, 'INVALID_TOKEN', 'The session has ended or the token was revoked; sign in again.');
       return;
     }
+    if (actor === 'suspended') {
+      sendError(res, 403, 'ACCOUNT_SUSPENDED', 'This account is suspended.');
+      return;
+    }
     if (p.startsWith('/api/auth/') && (await this.authRoute(req, res, url, actor))) return;
+    if (p.startsWith('/api/operator/')) {
+      await this.operatorRoute(req, res, url, actor);
+      return;
+    }
     const t = (tid: string | null) => {
       const transfer = this.state.transfers.get(tid ?? '');
       if (!transfer) sendError(res, 404, 'TRANSFER_NOT_FOUND', 'Transfer not found.');

@@ -54,6 +54,7 @@ export const downloadRoutes =
             transferId: TransferId,
             password: z.string().max(256).optional(),
             userSecret: z.string().max(200).optional(),
+            purchaseToken: z.string().max(300).optional(),
           }),
           response: { 200: DownloadInfo, ...errors },
         },

@@ -16,6 +16,7 @@ export { MAIL_LOCALES, type MailLocale, resolveMailLocale } from './i18n.js';
 export { type InvoiceMailInput, invoiceIssued, invoiceReceipt } from './invoice.js';
 export type { RenderedMail } from './layout.js';
 export { type PasswordGuessingInput, passwordGuessing } from './password-guessing.js';
+export { type PurchaseReceiptInput, purchaseReceipt } from './purchase-receipt.js';
 export { type ReceiveRequestInput, receiveRequest } from './receive-request.js';
 export { type SenderVerificationCodeInput, senderVerificationCode } from './sender-verification-code.js';
 export {

@@ -3,8 +3,17 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { PRODUCT_NAME } from '../../lib/config';
 
-const SECTIONS = ['profile', 'security', 'integrations'] as const;
+const SECTIONS = ['profile', 'security', 'integrations', 'subscriptions', 'invoices'] as const;
 export type AccountSection = (typeof SECTIONS)[number];
+
+/** The billing sections are named in the billing namespace. */
+const SECTION_LABELS: Record<AccountSection, string> = {
+  profile: 'account:nav_profile',
+  security: 'account:nav_security',
+  integrations: 'account:nav_integrations',
+  subscriptions: 'billing:nav_subscriptions',
+  invoices: 'billing:nav_invoices',
+};
 
 /**
  * The frame of /account/* inside the sliding panel (spec §2): the section links (aria-current on the open one)
@@ -32,7 +41,7 @@ export function AccountLayout({
                 className="account-nav-link"
                 data-testid={`account-nav-${name}`}
               >
-                {t(`account:nav_${name}`)}
+                {t(SECTION_LABELS[name])}
               </NavLink>
             </li>
           ))}

@@ -76,8 +76,8 @@ export interface AuthContextValue {
   user: AuthState['user'];
   loadError: unknown;
   endedBy: SessionEnd | null;
-  /** Asks GET /api/auth/me again. */
-  reload(): Promise<void>;
+  /** Asks GET /api/auth/me again (a fresh session: the plan after a change); resolves with the state applied. */
+  reload(): Promise<AuthState | null>;
   /** POST /auth/signin, then the session cookie; errors of the sign-in call are thrown (ApiError). */
   signIn(input: SignInInput): Promise<SessionOutcome>;
   /** Trades an id token (sign-in, verified e-mail, new password) for a session and loads the state. */
@@ -106,7 +106,7 @@ const anonymousValue: AuthContextValue = {
   user: null,
   loadError: null,
   endedBy: null,
-  reload: async () => undefined,
+  reload: async () => ANONYMOUS,
   signIn: noProvider,
   startSession: noProvider,
   signOut: noProvider,
@@ -168,21 +168,23 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
-  const reload = useCallback(async () => {
+  const reload = useCallback(async (): Promise<AuthState | null> => {
     try {
       const next = await authApi.getAuthState();
       apply(next);
       setLoadError(null);
       setStatus('ready');
+      return next;
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
         apply(ANONYMOUS);
         setLoadError(null);
         setStatus('ready');
-        return;
+        return ANONYMOUS;
       }
       setLoadError(error);
       setStatus((now) => (now === 'ready' ? now : 'error'));
+      return null;
     }
   }, [apply]);
 
@@ -231,7 +233,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         } catch {
           toast.show(t('auth:handoff_session_failed'), 'error');
         }
-        return reload();
+        await reload();
+        return;
       }
       try {
         if (!isTokenShaped(handoff.token)) throw new UnexpectedTokenFormatError();

@@ -156,6 +156,7 @@ describe('OpenID Connect providers on /signin and /register', () => {
 
   it('has a message for every code of the server, in English and French', () => {
     expect(oidcErrorKey(null)).toBeNull();
+    expect(oidcErrorKey('account_suspended')).toBe('errors:code.ACCOUNT_SUSPENDED');
     for (const code of OIDC_ERROR_CODES) {
       const key = (oidcErrorKey(code) ?? '').replace('auth:', '') as keyof typeof en.auth;
       expect(en.auth[key], code).toBeTruthy();

@@ -22,6 +22,8 @@ export const OIDC_ERROR_CODES = [
 /** The i18n key telling what went wrong for `/signin?error=<code>`; null without a code. */
 export function oidcErrorKey(code: string | null): string | null {
   if (!code) return null;
+  // An operator suspended the account: the API's own message for the code says so.
+  if (code === 'account_suspended') return 'errors:code.ACCOUNT_SUSPENDED';
   return (OIDC_ERROR_CODES as readonly string[]).includes(code)
     ? `auth:oidc_error_${code}`
     : 'auth:oidc_error_unknown';

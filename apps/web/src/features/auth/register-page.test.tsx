@@ -20,6 +20,18 @@ describe('chosenPlanFromQuery (spec §2 /register query)', () => {
     });
   });
 
+  it('takes every self-service plan code of spec §3, not CUSTOM', () => {
+    for (const type of ['PREMIUM_2TB', 'PREMIUM_5TB', 'PREMIUM_10TB', 'TEAM', 'TEAM25']) {
+      expect(
+        chosenPlanFromQuery(new URLSearchParams(`type=${type.toLowerCase()}&frequency=MONTHLY`)),
+      ).toEqual({
+        type,
+        frequency: 'MONTHLY',
+      });
+    }
+    expect(chosenPlanFromQuery(new URLSearchParams('type=CUSTOM'))).toBeUndefined();
+  });
+
   it('leaves out what it does not know', () => {
     expect(chosenPlanFromQuery(new URLSearchParams(''))).toBeUndefined();
     expect(chosenPlanFromQuery(new URLSearchParams('type=ENTERPRISE'))).toBeUndefined();
@@ -50,7 +62,7 @@ describe('register page', () => {
     });
     const root = await open('/register?type=PREMIUM&frequency=ANNUAL&trial=true');
     expect(byTestId(root, 'register-plan').textContent).toBe(
-      'You chose Premium (yearly, with a free trial). Paying online is not available yet: your account starts on the free plan, and whoever runs this service sets Premium for you.',
+      'You chose Premium (yearly, with a free trial). Once your address is confirmed, you pay and start it from your account.',
     );
     await typeInto(byTestId(root, 'register-email'), 'ada@example.com');
     await typeInto(byTestId(root, 'register-password'), 'correct horse battery staple');

@@ -1,4 +1,4 @@
-import { BILLING_FREQUENCIES, ChosenPlan, Email, Password } from '@ferry/core';
+import { BILLING_FREQUENCIES, ChosenPlan, Email, Password, SELF_SERVICE_PLAN_CODES } from '@ferry/core';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router';
@@ -7,6 +7,7 @@ import { PasswordInput } from '../../components/password-input';
 import { useCountdown } from '../../hooks/use-countdown';
 import { register } from '../../lib/auth-api';
 import { PRODUCT_NAME } from '../../lib/config';
+import { checkoutPath } from '../billing/plan-labels';
 import { AuthCard } from './auth-card';
 import { useAuth } from './auth-context';
 import { type AuthProblem, authProblem } from './auth-errors';
@@ -17,12 +18,13 @@ import { passwordStrength } from './password-strength';
 import { AuthProblemMessage } from './use-auth-submit';
 
 /**
- * The plan of `/register?type=PREMIUM|TEAM10&frequency=MONTHLY|ANNUAL|BIANNUAL&trial=true|false` (spec §2), sent
- * with the sign-up as `plan`; an unknown type means no plan, an unknown frequency or trial is left out.
+ * The plan of `/register?type=PREMIUM|TEAM10&frequency=MONTHLY|ANNUAL|BIANNUAL&trial=true|false` (spec §2; any
+ * self-service plan code of §3 is taken, e.g. PREMIUM_2TB from /prices), sent with the sign-up as `plan`; an
+ * unknown type means no plan, an unknown frequency or trial is left out.
  */
 export function chosenPlanFromQuery(search: URLSearchParams): ChosenPlan | undefined {
   const type = search.get('type')?.toUpperCase();
-  if (type !== 'PREMIUM' && type !== 'TEAM10') return undefined;
+  if (!(SELF_SERVICE_PLAN_CODES as readonly string[]).includes(type ?? '')) return undefined;
   const frequency = search.get('frequency')?.toUpperCase();
   const trial = search.get('trial')?.toLowerCase();
   const plan = {
@@ -65,7 +67,19 @@ export function RegisterPage() {
   const emailInput = useRef<HTMLInputElement>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
 
-  if (auth.user) return <Navigate to="/account/profile" replace />;
+  // Signed in already: a plan chosen goes straight to checkout.
+  if (auth.user) {
+    return (
+      <Navigate
+        to={
+          plan
+            ? checkoutPath({ code: plan.type, frequency: plan.frequency, trial: plan.trial })
+            : '/account/profile'
+        }
+        replace
+      />
+    );
+  }
 
   const strength = passwordStrength(password, [email, firstname]);
   const blocked = problem?.kind === 'rate_limited' && waitSeconds > 0;

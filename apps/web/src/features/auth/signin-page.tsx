@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { PasswordInput } from '../../components/password-input';
 import { PRODUCT_NAME } from '../../lib/config';
+import { afterSignInPath } from '../billing/plan-labels';
 import { AuthCard } from './auth-card';
 import { useAuth } from './auth-context';
 import { normaliseCode, safeNextPath } from './auth-errors';
@@ -38,7 +39,7 @@ export function SignInPage() {
     if (submit.needsCode) codeInput.current?.focus();
   }, [submit.needsCode]);
 
-  if (auth.user) return <Navigate to={next} replace />;
+  if (auth.user) return <Navigate to={afterSignInPath(next, auth.state)} replace />;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useDescribeError } from '../../hooks/use-describe-error';
+import { useIsOperator } from '../operator/use-is-operator';
 import { useToast } from '../toasts/toast-context';
 import { useAuth } from './auth-context';
 import { signInPath } from './auth-errors';
@@ -28,6 +29,7 @@ export function UserMenu() {
   const [busy, setBusy] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
+  const isOperator = useIsOperator(auth.user?.uid ?? null);
 
   // Any navigation closes the menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: closing on each new location is the point
@@ -132,6 +134,13 @@ export function UserMenu() {
               {t('account:nav_security')}
             </Link>
           </li>
+          {isOperator && (
+            <li>
+              <Link to="/operator" className="user-menu-item" data-testid="user-menu-operator">
+                {t('operator:menu_link')}
+              </Link>
+            </li>
+          )}
           <li>
             <button
               type="button"

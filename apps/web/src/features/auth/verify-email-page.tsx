@@ -4,6 +4,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { AlertIcon } from '../../components/icons';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { verifyEmail } from '../../lib/auth-api';
+import { afterSignInPath } from '../billing/plan-labels';
 import { useToast } from '../toasts/toast-context';
 import { AuthCard } from './auth-card';
 import { type SessionOutcome, useAuth } from './auth-context';
@@ -57,7 +58,7 @@ export function VerifyEmailPage() {
         if (!current) return;
         if (result.ok) {
           toast.show(t('auth:verified_toast'), 'success');
-          void navigate(next, { replace: true });
+          void navigate(afterSignInPath(next, result.state), { replace: true });
         } else setOutcome({ kind: 'failed', problem: { kind: 'refused', code: result.refused } });
       },
       (error: unknown) => {

@@ -22,6 +22,8 @@ const unlocked: DownloadInfo = {
   fileCount: 2,
   totalSize: 3_500_000,
   downloadsLeft: 4,
+  price: null,
+  purchased: true,
   files: [
     {
       id: 'FILE01',

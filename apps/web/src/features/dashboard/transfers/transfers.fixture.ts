@@ -109,6 +109,8 @@ export function transferDetail(overrides: Partial<TransferDetail> = {}): Transfe
     ],
     clonedFrom: null,
     additions: [],
+    price: null,
+    sales: [],
     ...overrides,
   };
 }

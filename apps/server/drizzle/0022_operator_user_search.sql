@@ -1,0 +1,2 @@
+CREATE INDEX "users_email_trgm_idx" ON "users" USING gin (lower("email") gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "users_firstname_trgm_idx" ON "users" USING gin (lower(coalesce("firstname", '')) gin_trgm_ops);

@@ -1,0 +1,18 @@
+import { useQuery } from '@tanstack/react-query';
+import { operatorMe } from '../../lib/operator-api';
+import { operatorKeys } from './operator-keys';
+
+/**
+ * Whether the signed-in user is an operator of this server: GET /api/operator/me answers 200 (404 to anyone
+ * else). Kept apart from the console so that the header's menu does not load the console's code.
+ */
+export function useIsOperator(uid: string | null): boolean {
+  const me = useQuery({
+    queryKey: [...operatorKeys.me, uid],
+    queryFn: ({ signal }) => operatorMe(signal),
+    enabled: uid !== null,
+    retry: false,
+    staleTime: 5 * 60_000,
+  });
+  return uid !== null && me.isSuccess;
+}

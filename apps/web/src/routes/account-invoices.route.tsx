@@ -1,0 +1,6 @@
+import { InvoicesPage } from '../features/billing/invoices-page';
+
+/** `/account/invoices` */
+export default function AccountInvoicesRoute() {
+  return <InvoicesPage />;
+}
