@@ -31,7 +31,6 @@ CREATE TABLE "subscriptions" (
 	"pending_change" jsonb,
 	"intent_status" text,
 	"failed_intent_client_secret" text,
-	"open_invoice" text,
 	"renewal_invoice_for" timestamp with time zone,
 	"past_due_since" timestamp with time zone,
 	"dunning_attempt" integer DEFAULT 0 NOT NULL,
