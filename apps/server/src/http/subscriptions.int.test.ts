@@ -268,11 +268,35 @@ describe('upgrades', () => {
     // 200.00 for the new year less 60.00 unused of the old one, plus 20 % VAT.
     expect(changed.body.invoice.amountDue).toBe((20000 - 6000) * 1.2);
     expect((await limits(payer)).storage).toBe(1000e9);
+    // Four transfers of 250 GB fill PREMIUM's 1 000 GB: a fifth is refused until the upgrade is paid.
+    const declare = () =>
+      as(payer, '/api/transfer/transfers', {
+        method: 'POST',
+        json: { type: 'S2', files: [{ name: 'big.bin', size: 250e9 }], expiresInDays: 30 },
+      });
+    for (let i = 0; i < 4; i++) expect((await declare()).status).toBe(201);
+    const refused = await declare();
+    expect(refused.status).toBe(400);
+    expect(refused.body.limitErrors).toEqual([expect.objectContaining({ limit: 'storage', max: 1000e9 })]);
     await markPaid(changed.body.invoice.number);
     expect((await limits(payer)).storage).toBe(2000e9);
+    expect((await declare()).status).toBe(201);
+
     const after = (await as(payer, '/api/pay/subscriptions/current')).body.subscription;
     expect(after).toMatchObject({ planCode: 'PREMIUM_2TB', amount: 20000 });
     expect(new Date(after.currentPeriodStart).getTime()).toBe(clock.getTime());
+
+    // Back to NONE: nothing is deleted, and new uploads are held to NONE's 100 GB.
+    await as(operator, `/api/operator/users/${payer.uid}/plan`, {
+      method: 'PUT',
+      json: { planCode: 'NONE' },
+    });
+    expect((await query(ferry, 'SELECT id FROM transfers WHERE owner_id = $1', [payer.uid])).length).toBe(5);
+    const small = await as(payer, '/api/transfer/transfers', {
+      method: 'POST',
+      json: { type: 'S2', files: [{ name: 'small.bin', size: 1 }], expiresInDays: 1 },
+    });
+    expect(small.body.limitErrors).toEqual([expect.objectContaining({ limit: 'storage', max: 100e9 })]);
   });
 });
 
