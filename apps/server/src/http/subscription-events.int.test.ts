@@ -277,5 +277,13 @@ describe('card subscriptions', () => {
     expect(await plan()).toBe('PREMIUM');
     await send({ kind: 'subscription.canceled' });
     expect(await plan()).toBe('NONE');
+    // An event of a subscription Ferry does not know (yet) is refused, to be sent again.
+    await expect(
+      ferry.billing.subscriptions.handleProviderEvent('STRIPE', {
+        kind: 'subscription.canceled',
+        eventId: 'evt_unknown',
+        subscriptionRef: 'sub_unknown',
+      }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 });

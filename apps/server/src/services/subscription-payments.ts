@@ -1,6 +1,7 @@
 import type { BillingFrequency, PaymentProviderName, PlanCode } from '@ferry/core';
 import type { SubscriptionRecord } from '../db/subscription.repository.js';
 import type { ProviderEvent } from '../payments/provider.js';
+import { AppError } from './app-error.js';
 import type { InvoicePaid } from './billing-ports.js';
 import { SubscriptionBase } from './subscription-base.js';
 import { periodEnd } from './subscription-view.js';
@@ -53,11 +54,15 @@ export class SubscriptionPayments extends SubscriptionBase {
     if (!('subscriptionRef' in event)) return;
     const sub = await this.repo.byProviderRef(providerName, event.subscriptionRef);
     if (!sub) {
+      // Its webhook can outrun the answer that tells Ferry the provider's id: refused, so that the provider sends
+      // it again (the webhook route must not count it as processed).
       this.logger.warn(
         { provider: providerName, event: event.kind, ref: event.subscriptionRef },
         'event of an unknown subscription',
       );
-      return;
+      throw new AppError('CONFLICT', 'No subscription has this reference yet.', {
+        details: { subscriptionRef: event.subscriptionRef },
+      });
     }
     switch (event.kind) {
       case 'subscription.paid':
