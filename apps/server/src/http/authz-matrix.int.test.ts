@@ -1182,6 +1182,18 @@ const TABLE: Record<string, Row> = {
     expect: same(404),
     call: ({ target }) => ({ path: `/api/operator/users/${target.uid}/plan`, body: { planCode: 'TEAM25' } }),
   },
+  // Buying a priced transfer is public like the download page; a free transfer has nothing to buy.
+  'POST /api/pay/purchases': {
+    expect: same([400, 'VALIDATION_FAILED']),
+    call: ({ target }) => ({
+      path: '/api/pay/purchases',
+      body: { transferId: target.sent.transferId, email: fresh('buyer'), countryCode: 'FR' },
+    }),
+  },
+  'GET /api/pay/purchases/:purchaseId': {
+    expect: same(404),
+    call: () => ({ path: '/api/pay/purchases/no-such-purchase' }),
+  },
   'GET /api/operator/subscriptions': {
     expect: same(404),
     call: () => ({ path: '/api/operator/subscriptions' }),
