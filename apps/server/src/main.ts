@@ -18,6 +18,7 @@ import { PgAdditionRepository } from './db/dashboard-additions.repository.js';
 import { PgCloneRepository } from './db/dashboard-clone.repository.js';
 import { startEmbeddedPostgres, takeBackShutdownSignals } from './db/embedded.js';
 import { PgNotificationRepository } from './db/notification.repository.js';
+import { PgProviderEvents } from './db/provider-events.repository.js';
 import { PgReceiveRepository } from './db/receive.repository.js';
 import { PgSalesRepository } from './db/sales.repository.js';
 import { PgTeamRepository } from './db/team.repository.js';
@@ -31,6 +32,8 @@ import { DataDirLock } from './lib/data-dir-lock.js';
 import { HeapTrimmer, loadMallocTrim } from './lib/heap-trim.js';
 import { createMailer } from './mail/index.js';
 import { Metrics } from './observability/metrics.js';
+import { createCardProviders } from './payments/card-providers.js';
+import { NO_PROVIDER_EVENT_HANDLER, type ProviderEventHandler } from './payments/provider-events.js';
 import { MemoryRateLimiter } from './ratelimit/memory.js';
 import { RedisLocker } from './redis/redis-locker.js';
 import { RedisRateLimiter } from './redis/redis-rate-limiter.js';
@@ -114,8 +117,17 @@ async function secretKey(config: Config): Promise<string> {
   return key;
 }
 
+/** What a test may put in place of a real part (its own recording handler of provider events). */
+export interface FerryOverrides {
+  providerEvents?: ProviderEventHandler;
+}
+
 /** The composition root: the one place that picks concrete adapters and wires services to them. */
-export async function createFerry(config: Config, logger: Logger = createLogger(config)): Promise<Ferry> {
+export async function createFerry(
+  config: Config,
+  logger: Logger = createLogger(config),
+  overrides: FerryOverrides = {},
+): Promise<Ferry> {
   const cleanups: Array<() => Promise<void>> = [];
   const closeAll = async () => {
     for (const cleanup of cleanups.reverse())
@@ -464,6 +476,9 @@ export async function createFerry(config: Config, logger: Logger = createLogger(
       ),
       operators: new OperatorAccess(config.billing.operatorEmails),
       uploadStore,
+      cardProviders: createCardProviders(config.billing, logger.child({ component: 'payments' })),
+      providerEventLedger: new PgProviderEvents(database.pool),
+      providerEvents: overrides.providerEvents ?? NO_PROVIDER_EVENT_HANDLER,
     });
     appServer = app.server;
     const connections = new ConnectionTracker(app.server);

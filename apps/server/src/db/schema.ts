@@ -706,3 +706,19 @@ export const operatorActions = pgTable(
   },
   (t) => [index('operator_actions_at_idx').on(t.at), index('operator_actions_target_idx').on(t.targetUserId)],
 );
+
+/**
+ * Webhook events of the payment providers (STRIPE, PAYPAL), by the provider's event id: each is processed once
+ * across instances. A row without processed_at is one whose handling failed; the provider's retry handles it anew.
+ */
+export const providerEvents = pgTable(
+  'provider_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+    processedAt: ts('processed_at'),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+);

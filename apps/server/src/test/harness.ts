@@ -7,7 +7,7 @@ import pino from 'pino';
 import { inject } from 'vitest';
 import { publicOriginOf } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
-import { createFerry, type Ferry } from '../main.js';
+import { createFerry, type Ferry, type FerryOverrides } from '../main.js';
 import { withDatabase } from './global-setup.js';
 
 /** Redis of this machine and CI; suites that need it fail loudly when it is absent. */
@@ -40,7 +40,12 @@ export interface TestFerry extends Ferry {
  * `databaseUrl` again to "restart" it.
  */
 export async function startTestFerry(
-  options: { dataDir?: string; databaseUrl?: string; env?: Record<string, string> } = {},
+  options: {
+    dataDir?: string;
+    databaseUrl?: string;
+    env?: Record<string, string>;
+    overrides?: FerryOverrides;
+  } = {},
 ): Promise<TestFerry> {
   const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-test-data-')));
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
@@ -57,7 +62,7 @@ export async function startTestFerry(
     ANONYMOUS_PENDING_UPLOAD_GB: '1000000',
     ...options.env,
   });
-  const ferry = await createFerry(config, pino({ level: 'warn' }));
+  const ferry = await createFerry(config, pino({ level: 'warn' }), options.overrides);
   const address = await ferry.app.listen({ host: '127.0.0.1', port: 0 });
   return {
     ...ferry,
