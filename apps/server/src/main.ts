@@ -476,7 +476,10 @@ export async function createFerry(
       ),
       operators: new OperatorAccess(config.billing.operatorEmails),
       uploadStore,
-      cardProviders: createCardProviders(config.billing, logger.child({ component: 'payments' })),
+      cardProviders: createCardProviders(config.billing, logger.child({ component: 'payments' }), {
+        publicOrigin: config.publicUrl ?? null,
+        brandName: config.productName,
+      }),
       providerEventLedger: new PgProviderEvents(database.pool),
       providerEvents: overrides.providerEvents ?? NO_PROVIDER_EVENT_HANDLER,
     });

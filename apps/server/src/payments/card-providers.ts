@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { CspSources } from '../http/plugins/security-headers.plugin.js';
 import type { BillingConfig } from './config.js';
+import { PayPalProvider, type PayPalProviderOptions } from './paypal.js';
 import type { PaymentProvider } from './provider.js';
 import { StripeProvider } from './stripe.js';
 
@@ -10,10 +11,16 @@ export interface CardProviders {
 }
 
 /** The card providers named in PAYMENT_PROVIDERS (config.ts has already required their keys). */
-export function createCardProviders(billing: BillingConfig, logger: Logger): CardProviders {
+export function createCardProviders(
+  billing: BillingConfig,
+  logger: Logger,
+  paypal: PayPalProviderOptions = {},
+): CardProviders {
   const providers: CardProviders = {};
   if (billing.providers.includes('STRIPE') && billing.stripe)
     providers.STRIPE = new StripeProvider(billing.stripe, logger.child({ provider: 'STRIPE' }));
+  if (billing.providers.includes('PAYPAL') && billing.paypal)
+    providers.PAYPAL = new PayPalProvider(billing.paypal, logger.child({ provider: 'PAYPAL' }), paypal);
   return providers;
 }
 
