@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   cors,
@@ -28,7 +29,7 @@ import {
 
 export { stripeSignature } from './stripe-standin-http.js';
 
-const STRIPE_JS = fileURLToPath(new URL('./stripe-js-standin.js', import.meta.url));
+const STRIPE_JS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'stripe-js-standin.js');
 export const TEST_CARDS = {
   succeeds: '4242424242424242',
   requiresAuthentication: '4000002500003155',
