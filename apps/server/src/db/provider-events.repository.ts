@@ -1,5 +1,8 @@
 import type pg from 'pg';
 
+/** A transaction's client: what a handler writes through it commits with the event's processed mark. */
+export type EventTransaction = Pick<pg.PoolClient, 'query'>;
+
 /** The outcome of one delivery of a provider's webhook event. */
 export type ProviderEventOutcome = 'processed' | 'replay';
 
@@ -17,7 +20,7 @@ export class PgProviderEvents {
     provider: string,
     eventId: string,
     type: string,
-    handle: () => Promise<void>,
+    handle: (tx: EventTransaction) => Promise<void>,
   ): Promise<ProviderEventOutcome> {
     const client = await this.pool.connect();
     try {
@@ -36,7 +39,7 @@ export class PgProviderEvents {
         await client.query('COMMIT');
         return 'replay';
       }
-      await handle();
+      await handle(client);
       await client.query(
         'UPDATE provider_events SET processed_at = now() WHERE provider = $1 AND event_id = $2',
         [provider, eventId],

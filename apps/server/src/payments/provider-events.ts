@@ -1,15 +1,19 @@
 import type { PaymentProviderName } from '@ferry/core';
 import type { Logger } from 'pino';
-import type { ProviderEventOutcome } from '../db/provider-events.repository.js';
+import type { EventTransaction, ProviderEventOutcome } from '../db/provider-events.repository.js';
 import { AppError } from '../services/app-error.js';
 import { type PaymentProvider, type ProviderEvent, WebhookSignatureError } from './provider.js';
 
 /** The card providers that send webhooks. */
 export type CardProviderName = Extract<PaymentProviderName, 'STRIPE' | 'PAYPAL'>;
 
-/** Whoever acts on verified provider events (the subscription service). Throwing leaves the event for a retry. */
+/**
+ * Whoever acts on verified provider events (the subscription service). Throwing leaves the event for a retry.
+ * `tx` is the transaction that marks the event processed: what the handler writes through it stands or falls with
+ * that mark (a handler may also write through its own pool, and then must be idempotent by the payment reference).
+ */
 export interface ProviderEventHandler {
-  handle(provider: CardProviderName, event: ProviderEvent): Promise<void>;
+  handle(provider: CardProviderName, event: ProviderEvent, tx: EventTransaction): Promise<void>;
 }
 
 /** Where events are marked as processed, once (PgProviderEvents). */
@@ -18,7 +22,7 @@ export interface ProviderEventLedger {
     provider: string,
     eventId: string,
     type: string,
-    handle: () => Promise<void>,
+    handle: (tx: EventTransaction) => Promise<void>,
   ): Promise<ProviderEventOutcome>;
 }
 
@@ -53,8 +57,8 @@ export class ProviderWebhooks {
     }
     const type = event.kind === 'ignored' ? event.type : event.kind;
     // Events Ferry does not act on are recorded too, so a replay of one is answered the same way.
-    const outcome = await this.ledger.processOnce(name, event.eventId, type, async () => {
-      if (event.kind !== 'ignored') await this.handler.handle(name, event);
+    const outcome = await this.ledger.processOnce(name, event.eventId, type, async (tx) => {
+      if (event.kind !== 'ignored') await this.handler.handle(name, event, tx);
     });
     this.logger.info({ provider: name, eventId: event.eventId, type, outcome }, 'webhook event');
     return outcome;

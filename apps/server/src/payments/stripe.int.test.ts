@@ -1,16 +1,25 @@
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { EventTransaction } from '../db/provider-events.repository.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
 import { StripeStandin, stripeSignature, TEST_CARDS } from '../test/stripe-standin.js';
 import { createCardProviders } from './card-providers.js';
 import type { PaymentProvider, ProviderEvent, ProviderSubscriptionInput } from './provider.js';
 import type { CardProviderName, ProviderEventHandler } from './provider-events.js';
 
-/** Records what reaches Ferry's handler; it can be told to fail, as a handler whose database is down. */
+/**
+ * Records what reaches Ferry's handler, and writes a row through the event's transaction (as a real handler
+ * would); it can be told to fail after writing, as a handler that breaks half-way.
+ */
 class RecordingHandler implements ProviderEventHandler {
   events: { provider: CardProviderName; event: ProviderEvent }[] = [];
   failing = false;
-  async handle(provider: CardProviderName, event: ProviderEvent): Promise<void> {
+  async handle(provider: CardProviderName, event: ProviderEvent, tx: EventTransaction): Promise<void> {
+    await tx.query(
+      `INSERT INTO operator_actions (operator_id, operator_email, action, target)
+       VALUES ('test', 'test@example.com', 'provider-event', $1)`,
+      [event.eventId],
+    );
     if (this.failing) throw new Error('handler down');
     this.events.push({ provider, event });
   }
@@ -207,6 +216,26 @@ describe('Stripe through the official SDK, against the stand-in', () => {
     expect(handler.of('subscription.canceled', 'sub_victim')).toHaveLength(1);
   });
 
+  it('knows only the configured providers, and takes no body above 1 MB', async () => {
+    const paypal = await fetch(`${ferry.baseUrl}/api/pay/webhooks/paypal`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(paypal.status).toBe(404);
+    const big = JSON.stringify({ id: 'evt_big', padding: 'x'.repeat(1024 * 1024) });
+    const tooLarge = await fetch(`${ferry.baseUrl}/api/pay/webhooks/stripe`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': stripeSignature(standin.webhookSecret, big, Math.floor(Date.now() / 1000)),
+      },
+      body: big,
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(await processedRows('evt_big')).toHaveLength(0);
+  });
+
   it('processes an event once: a replay answers 200 and does nothing; a failing handler answers 500 and the retry works', async () => {
     const started = await activeSubscription();
     const [paid] = handler.of('subscription.paid', started.ref);
@@ -242,6 +271,12 @@ describe('Stripe through the official SDK, against the stand-in', () => {
     const failedDelivery = standin.deliveries.filter((d) => d.eventId === updated.id);
     expect(failedDelivery.map((d) => d.status)).toEqual([500]);
     expect((await processedRows(updated.id))[0]?.processed_at ?? null).toBeNull();
+    // What the handler wrote before it broke went with the transaction.
+    const written = () =>
+      query(ferry, "SELECT 1 FROM operator_actions WHERE action = 'provider-event' AND target = $1", [
+        updated.id,
+      ]);
+    expect(await written()).toHaveLength(0);
 
     handler.failing = false;
     expect((await standin.redeliver(updated.id)).status).toBe(200);
@@ -251,6 +286,7 @@ describe('Stripe through the official SDK, against the stand-in', () => {
       }),
     ]);
     expect((await processedRows(updated.id))[0]?.processed_at).toBeInstanceOf(Date);
+    expect(await written()).toHaveLength(1);
   });
 
   it('a trial starts with a setup intent; the saved card pays the first renewal', async () => {
