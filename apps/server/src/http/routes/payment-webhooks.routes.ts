@@ -29,7 +29,11 @@ export const paymentWebhookRoutes =
         path,
         {
           bodyLimit: WEBHOOK_BODY_LIMIT,
-          schema: { tags: ['pay'], hide: true, response: { 200: Received, ...errors } },
+          schema: {
+            tags: ['pay'],
+            summary: `${provider} webhook (signed)`,
+            response: { 200: Received, ...errors },
+          },
         },
         async (request) => {
           const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
