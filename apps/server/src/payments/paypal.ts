@@ -1,5 +1,6 @@
-import type { BillingFrequency, CardDetails, Currency, PaymentIntentStatus, PlanCode } from '@ferry/core';
+import type { CardDetails, Currency, PaymentIntentStatus } from '@ferry/core';
 import type { Logger } from 'pino';
+import { PayPalCatalog, parsePlanName } from './paypal-catalog.js';
 import {
   linkOf,
   minorUnits,
@@ -27,13 +28,6 @@ import type {
   ProviderSubscriptionInput,
   ProviderSubscriptionResult,
 } from './provider.js';
-
-const CYCLE: Readonly<Record<BillingFrequency, { interval_unit: 'MONTH' | 'YEAR'; interval_count: number }>> =
-  {
-    MONTHLY: { interval_unit: 'MONTH', interval_count: 1 },
-    ANNUAL: { interval_unit: 'YEAR', interval_count: 1 },
-    BIANNUAL: { interval_unit: 'YEAR', interval_count: 2 },
-  };
 
 interface PayPalOrder {
   id: string;
@@ -81,8 +75,7 @@ export class PayPalProvider implements PaymentProvider {
   readonly collects = 'card' as const;
   private readonly client: PayPalClient;
   private readonly signatures: PayPalSignatures;
-  private readonly products = new Map<PlanCode, Promise<string>>();
-  private readonly plans = new Map<string, Promise<string>>();
+  private readonly catalog: PayPalCatalog;
   private readonly origin: string | null;
   private readonly brandName: string;
 
@@ -95,6 +88,7 @@ export class PayPalProvider implements PaymentProvider {
     this.signatures = new PayPalSignatures(settings.webhookId, settings.certUrlPrefix);
     this.origin = options.publicOrigin ?? null;
     this.brandName = options.brandName ?? 'Ferry';
+    this.catalog = new PayPalCatalog(this.client, this.brandName);
   }
 
   /** PayPal has no customers to keep: the buyer signs in on PayPal. Ferry's account id stands for one. */
@@ -103,7 +97,7 @@ export class PayPalProvider implements PaymentProvider {
   }
 
   async startSubscription(input: ProviderSubscriptionInput): Promise<ProviderSubscriptionResult> {
-    const planId = await this.plan(input.planCode, input.frequency, input.currency, input.trialDays);
+    const planId = await this.catalog.plan(input.planCode, input.frequency, input.currency, input.trialDays);
     const subscription = await this.client.request<PayPalSubscription>(
       'POST',
       '/v1/billing/subscriptions',
@@ -151,7 +145,7 @@ export class PayPalProvider implements PaymentProvider {
     const frequency = change.frequency ?? parsed?.frequency ?? 'MONTHLY';
     const amount = change.amount ?? minorUnits(price?.value);
     const taxRate = Number(current.plan?.taxes?.percentage ?? 0);
-    const planId = await this.plan(planCode, frequency, currency, 0);
+    const planId = await this.catalog.plan(planCode, frequency, currency, 0);
     const revised = await this.client.request<{ links?: { href: string; rel: string }[] }>(
       'POST',
       `/v1/billing/subscriptions/${encodeURIComponent(ref)}/revise`,
@@ -321,92 +315,6 @@ export class PayPalProvider implements PaymentProvider {
       taxes: { percentage: String(taxRate), inclusive: false },
     };
   }
-
-  private product(planCode: PlanCode): Promise<string> {
-    let product = this.products.get(planCode);
-    if (!product) {
-      const id = `FERRY-${planCode}`.replace(/_/g, '-');
-      product = this.client
-        .request<{ id: string }>('GET', `/v1/catalogs/products/${id}`)
-        .then((p) => p.id)
-        .catch(async (error: unknown) => {
-          if (!(error instanceof PayPalApiError) || error.status !== 404) throw error;
-          const created = await this.client.request<{ id: string }>(
-            'POST',
-            '/v1/catalogs/products',
-            { id, name: `${this.brandName} ${planCode}`, type: 'SERVICE', category: 'SOFTWARE' },
-            { requestId: `ferry-product-${id}` },
-          );
-          return created.id;
-        });
-      product.catch(() => this.products.delete(planCode));
-      this.products.set(planCode, product);
-    }
-    return product;
-  }
-
-  /** The billing plan of a plan code, frequency, currency and trial: found by its name, else made. */
-  private plan(
-    planCode: PlanCode,
-    frequency: BillingFrequency,
-    currency: Currency,
-    trialDays: number,
-  ): Promise<string> {
-    const name = planName(planCode, frequency, currency, trialDays);
-    let plan = this.plans.get(name);
-    if (!plan) {
-      plan = (async () => {
-        const productId = await this.product(planCode);
-        const existing = await this.client.request<{ plans?: PayPalPlan[] }>(
-          'GET',
-          `/v1/billing/plans?product_id=${encodeURIComponent(productId)}&page_size=20&total_required=false`,
-        );
-        const found = existing.plans?.find((p) => p.name === name && p.status === 'ACTIVE');
-        if (found) return found.id;
-        const cycles = [
-          ...(trialDays > 0
-            ? [
-                {
-                  tenure_type: 'TRIAL',
-                  sequence: 1,
-                  total_cycles: 1,
-                  frequency: { interval_unit: 'DAY', interval_count: trialDays },
-                },
-              ]
-            : []),
-          {
-            tenure_type: 'REGULAR',
-            sequence: trialDays > 0 ? 2 : 1,
-            total_cycles: 0,
-            frequency: CYCLE[frequency],
-            // The plan's own price is a placeholder: each subscription sets its price and VAT.
-            pricing_scheme: { fixed_price: { value: '1.00', currency_code: currency } },
-          },
-        ];
-        const created = await this.client.request<{ id: string }>(
-          'POST',
-          '/v1/billing/plans',
-          {
-            product_id: productId,
-            name,
-            status: 'ACTIVE',
-            billing_cycles: cycles,
-            payment_preferences: {
-              auto_bill_outstanding: true,
-              setup_fee_failure_action: 'CANCEL',
-              payment_failure_threshold: 3,
-            },
-            taxes: { percentage: '0', inclusive: false },
-          },
-          { requestId: `ferry-plan-${name.replace(/\s+/g, '-')}` },
-        );
-        return created.id;
-      })();
-      plan.catch(() => this.plans.delete(name));
-      this.plans.set(name, plan);
-    }
-    return plan;
-  }
 }
 
 interface PlanOverride {
@@ -415,12 +323,4 @@ interface PlanOverride {
     pricing_scheme?: { fixed_price?: { value: string; currency_code: string } };
   }[];
   taxes?: { percentage: string; inclusive?: boolean };
-}
-
-const planName = (planCode: PlanCode, frequency: BillingFrequency, currency: Currency, trialDays: number) =>
-  `Ferry ${planCode} ${frequency} ${currency}${trialDays > 0 ? ` trial ${trialDays}d` : ''}`;
-
-function parsePlanName(name: string): { planCode: PlanCode; frequency: BillingFrequency } | null {
-  const match = name.match(/^Ferry (\S+) (MONTHLY|ANNUAL|BIANNUAL) /);
-  return match ? { planCode: match[1] as PlanCode, frequency: match[2] as BillingFrequency } : null;
 }
