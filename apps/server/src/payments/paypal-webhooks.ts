@@ -43,15 +43,20 @@ export class PayPalSignatures {
     if (!ok) throw new WebhookSignatureError('signature does not match');
   }
 
-  /** The prefix must match whole: no "https://api.paypal.com.evil.example/" for "https://api.paypal.com". */
+  /**
+   * Under the prefix, on the prefix's own origin: "https://api.paypal.com" must not let
+   * "https://api.paypal.com.evil.example/" through.
+   */
   private trusted(certUrl: string): boolean {
     let url: URL;
+    let prefix: URL;
     try {
       url = new URL(certUrl);
+      prefix = new URL(this.certUrlPrefix);
     } catch {
       return false;
     }
-    return url.href.startsWith(this.certUrlPrefix) && !url.username && !url.password;
+    return url.origin === prefix.origin && url.href.startsWith(prefix.href) && !url.username && !url.password;
   }
 
   private certificate(url: string): Promise<X509Certificate> {
