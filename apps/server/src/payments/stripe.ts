@@ -38,7 +38,8 @@ export function stripeClientOptions(apiBase: string | null): Stripe.StripeConfig
   const protocol = url.protocol === 'http:' ? 'http' : 'https';
   return {
     ...options,
-    host: url.hostname,
+    // An IPv6 literal is bracketed in a URL, not in a host name.
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443,
     protocol,
   };
