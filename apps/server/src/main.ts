@@ -442,6 +442,11 @@ export async function createFerry(
         owner && { email: owner.email, locale: owner.locale },
       );
     });
+    // STRIPE and PAYPAL of PAYMENT_PROVIDERS: the webhooks below and the subscriptions and purchases use them.
+    const cardProviders = createCardProviders(config.billing, logger.child({ component: 'payments' }), {
+      publicOrigin: config.publicUrl ?? null,
+      brandName: config.productName,
+    });
     const app = await buildApp({
       config,
       logger,
@@ -476,10 +481,7 @@ export async function createFerry(
       ),
       operators: new OperatorAccess(config.billing.operatorEmails),
       uploadStore,
-      cardProviders: createCardProviders(config.billing, logger.child({ component: 'payments' }), {
-        publicOrigin: config.publicUrl ?? null,
-        brandName: config.productName,
-      }),
+      cardProviders,
       providerEventLedger: new PgProviderEvents(database.pool),
       providerEvents: overrides.providerEvents ?? NO_PROVIDER_EVENT_HANDLER,
     });
