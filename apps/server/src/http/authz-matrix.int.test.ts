@@ -1186,6 +1186,20 @@ const TABLE: Record<string, Row> = {
     expect: same(404),
     call: () => ({ path: '/api/operator/subscriptions' }),
   },
+
+  // --- payment providers' webhooks: neither provider is configured here, so neither route exists for anyone;
+  // with a provider, only its signature counts (payments/stripe.int.test.ts, paypal.int.test.ts) ---
+  'POST /api/pay/webhooks/stripe': {
+    expect: same([404, 'NOT_FOUND']),
+    call: () => ({ path: '/api/pay/webhooks/stripe', body: { id: 'evt_matrix', type: 'invoice.paid' } }),
+  },
+  'POST /api/pay/webhooks/paypal': {
+    expect: same([404, 'NOT_FOUND']),
+    call: () => ({
+      path: '/api/pay/webhooks/paypal',
+      body: { id: 'WH-MATRIX', event_type: 'PAYMENT.SALE.COMPLETED' },
+    }),
+  },
 };
 
 /** The id of the person's live subscription, started (MANUAL, waiting for payment) when there is none. */

@@ -59,11 +59,18 @@ beforeAll(async () => {
   standin = await StripeStandin.start();
   sink = await startSmtpSink();
   ferry = await startTestFerry({
-    env: { ...standin.env(), SMTP_URL: sink.url, MAIL_RETRY_DELAY_SECONDS: '1', PUBLIC_URL: 'https://ferry.example' },
+    env: {
+      ...standin.env(),
+      SMTP_URL: sink.url,
+      MAIL_RETRY_DELAY_SECONDS: '1',
+      PUBLIC_URL: 'https://ferry.example',
+    },
   });
   standin.webhookUrl = `${ferry.baseUrl}/api/pay/webhooks/stripe`;
   seller = await account('seller');
-  await query(ferry, `UPDATE users SET plan_type = 'PREMIUM', plan_code = 'PREMIUM' WHERE id = $1`, [seller.uid]);
+  await query(ferry, `UPDATE users SET plan_type = 'PREMIUM', plan_code = 'PREMIUM' WHERE id = $1`, [
+    seller.uid,
+  ]);
 });
 
 afterAll(async () => {
@@ -90,7 +97,11 @@ describe('selling files', () => {
       payUrl: `https://ferry.example/dl/${id}#buy`,
       price: { amount: 1250, currency: 'EUR' },
     });
-    const [counted] = await query<{ n: number }>(ferry, 'SELECT download_count AS n FROM transfers WHERE id = $1', [id]);
+    const [counted] = await query<{ n: number }>(
+      ferry,
+      'SELECT download_count AS n FROM transfers WHERE id = $1',
+      [id],
+    );
     expect(counted?.n).toBe(0);
 
     // A consumer in Germany pays German VAT (19 %) on top.
