@@ -123,9 +123,11 @@ describe('selling files', () => {
     const token = paid.purchaseToken as string;
 
     expect((await info(id, { purchaseToken: token })).body.purchased).toBe(true);
-    const granted = await link(id, { purchaseToken: token });
+    const granted = await link(id, { purchaseToken: token, fileId: sold.body.files[0].id });
     expect(granted.status).toBe(200);
-    expect(sha256((await fetchBytes(granted.body.url)).data)).toBe(sha256(data));
+    // PUBLIC_URL is not this test's address: the path is fetched from the instance itself.
+    const blob = `${ferry.baseUrl}${new URL(granted.body.url).pathname}`;
+    expect(sha256((await fetchBytes(blob)).data)).toBe(sha256(data));
     // That token unlocks nothing else, and a forged one nothing at all.
     expect((await link(other.body.transferId, { purchaseToken: token })).status).toBe(402);
     const forged = `${token.split('.')[0]}.${'A'.repeat(32)}`;
