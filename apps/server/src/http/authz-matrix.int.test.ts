@@ -809,6 +809,19 @@ const TABLE: Record<string, Row> = {
     expect: same(200),
     call: ({ target }) => ({ path: `/api/transfer/downloads/info?transferId=${target.sent.transferId}` }),
   },
+  // Buying a priced transfer is public, like its page; the target's transfer is free: nothing to buy, for anyone.
+  'POST /api/pay/purchases': {
+    expect: same([400, 'VALIDATION_FAILED']),
+    call: ({ target }) => ({
+      path: '/api/pay/purchases',
+      body: { transferId: target.sent.transferId, email: 'buyer@matrix.example', countryCode: 'FR' },
+    }),
+  },
+  // A purchase is found by its id alone (the buyer's secret); an unknown one is not found by anyone.
+  'GET /api/pay/purchases/:purchaseId': {
+    expect: same([404, 'NOT_FOUND']),
+    call: () => ({ path: `/api/pay/purchases/${'Zz'.repeat(12)}` }),
+  },
   'GET /api/transfer/downloads/link': {
     expect: same([401, 'PASSWORD_REQUIRED']),
     call: ({ target }) => ({
