@@ -37,6 +37,7 @@ import { operatorRoutes } from './http/routes/operator.routes.js';
 import { operatorBillingRoutes } from './http/routes/operator-billing.routes.js';
 import { opsRoutes } from './http/routes/ops.routes.js';
 import { payRoutes } from './http/routes/pay.routes.js';
+import { paymentWebhookRoutes } from './http/routes/payment-webhooks.routes.js';
 import { purchaseRoutes } from './http/routes/purchase.routes.js';
 import { receiveRoutes } from './http/routes/receive.routes.js';
 import { salesRoutes } from './http/routes/sales.routes.js';
@@ -44,6 +45,12 @@ import { transferRoutes } from './http/routes/transfer.routes.js';
 import { userRoutes } from './http/routes/user.routes.js';
 import { widgetScriptRoutes } from './http/routes/widget-script.routes.js';
 import type { Metrics } from './observability/metrics.js';
+import { type CardProviders, stripeCspSources } from './payments/card-providers.js';
+import {
+  type ProviderEventHandler,
+  type ProviderEventLedger,
+  ProviderWebhooks,
+} from './payments/provider-events.js';
 import type { AuthService } from './services/auth.service.js';
 import type { ContactsService } from './services/contacts.service.js';
 import type { DownloadService } from './services/download.service.js';
@@ -107,6 +114,12 @@ export interface AppDeps {
   /** Upload inboxes and their widgets. */
   inboxes: InboxService;
   uploadStore: HashingDataStore;
+  /** The card providers of PAYMENT_PROVIDERS (STRIPE, PAYPAL), whose webhooks are received. */
+  cardProviders: CardProviders;
+  /** Where each provider event is marked processed, once across instances (provider_events). */
+  providerEventLedger: ProviderEventLedger;
+  /** Acts on verified provider events (the subscription service). */
+  providerEvents: ProviderEventHandler;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -174,7 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   const secure = config.publicUrl?.startsWith('https:') ?? false;
-  registerSecurityHeaders(app, secure);
+  registerSecurityHeaders(app, secure, stripeCspSources(config.billing.stripe));
   await registerAuthentication(app, deps.auth, secure, config.publicUrl ?? null);
 
   await app.register(fastifySwagger, {
@@ -214,6 +227,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(receiveRoutes(deps.receive, deps.receiveRequests, publicOrigin));
   await app.register(inboxRoutes(deps.inboxes, publicOrigin));
   await app.register(widgetScriptRoutes);
+  await app.register(
+    paymentWebhookRoutes(
+      new ProviderWebhooks(
+        deps.cardProviders,
+        deps.providerEventLedger,
+        deps.providerEvents,
+        deps.logger.child({ component: 'payment-webhooks' }),
+      ),
+    ),
+  );
   registerTus(app, deps.uploadStore, deps.transfers, deps.metrics, deps.uploadLocker);
   await registerWeb(app, config.webDist);
   return app as unknown as FastifyInstance;

@@ -21,6 +21,7 @@ import { PgInvoiceRepository } from './db/invoice.repository.js';
 import { PgNotificationRepository } from './db/notification.repository.js';
 import { PgOperatorRepository } from './db/operator.repository.js';
 import { PgOperatorLog } from './db/operator-log.repository.js';
+import { PgProviderEvents } from './db/provider-events.repository.js';
 import { PgPurchaseRepository } from './db/purchase.repository.js';
 import { PgReceiveRepository } from './db/receive.repository.js';
 import { PgSalesRepository } from './db/sales.repository.js';
@@ -36,9 +37,11 @@ import { DataDirLock } from './lib/data-dir-lock.js';
 import { HeapTrimmer, loadMallocTrim } from './lib/heap-trim.js';
 import { createMailer } from './mail/index.js';
 import { Metrics } from './observability/metrics.js';
+import { type CardProviders, createCardProviders } from './payments/card-providers.js';
 import { Catalogue, loadPrices } from './payments/catalogue.js';
 import { ManualProvider } from './payments/manual.js';
 import type { PaymentProvider } from './payments/provider.js';
+import type { ProviderEventHandler } from './payments/provider-events.js';
 import { MemoryRateLimiter } from './ratelimit/memory.js';
 import { RedisLocker } from './redis/redis-locker.js';
 import { RedisRateLimiter } from './redis/redis-rate-limiter.js';
@@ -110,7 +113,12 @@ export interface FerryOptions {
   now?: () => Date;
   /** STRIPE and PAYPAL adapters (payments/stripe.ts, paypal.ts): offered when PAYMENT_PROVIDERS names them. */
   cardProviders?: PaymentProvider[];
+  /** A test's own recording handler of provider events, in place of the subscriptions' and purchases'. */
+  providerEvents?: ProviderEventHandler;
 }
+
+/** The options a test may give (FerryOptions). */
+export type FerryOverrides = FerryOptions;
 
 export interface Ferry {
   app: FastifyInstance;
@@ -457,7 +465,17 @@ export async function createFerry(
       logger.child({ component: 'invoices' }),
     );
     invoices.setEvents(new InvoiceMails(mailJob, config.productName, publicOrigin));
+    // STRIPE and PAYPAL of PAYMENT_PROVIDERS: the webhooks below and the subscriptions and purchases use them.
+    const cardProviders: CardProviders = {
+      ...createCardProviders(config.billing, logger.child({ component: 'payments' }), {
+        publicOrigin: config.publicUrl ?? null,
+        brandName: config.productName,
+      }),
+      // A test's stand-in adapters take the place of the configured ones.
+      ...Object.fromEntries((options.cardProviders ?? []).map((p) => [p.name, p])),
+    };
     const billing = createBilling(config, logger, options, {
+      cardProviders: Object.values(cardProviders),
       operators,
       taxes,
       invoices,
@@ -507,9 +525,7 @@ export async function createFerry(
       repo,
       taxes,
       invoices,
-      new Map(
-        (options.cardProviders ?? []).filter((p) => p.collects === 'card').map((p) => [p.name, p] as const),
-      ),
+      new Map(Object.values(cardProviders).map((p) => [p.name, p] as const)),
       mailJob,
       rateLimiter,
       { productName: config.productName, publicOrigin, tokenKey: signer.derive('purchase-token') },
@@ -566,6 +582,15 @@ export async function createFerry(
       purchases,
       operatorConsole: new OperatorService(operators, new PgOperatorRepository(database.pool), repo),
       uploadStore,
+      cardProviders,
+      providerEventLedger: new PgProviderEvents(database.pool),
+      // A verified event is a one-time payment's (a purchase) or a subscription's.
+      providerEvents: options.providerEvents ?? {
+        handle: async (provider, event) => {
+          if (await purchases.handleProviderEvent(provider, event)) return;
+          await billing.subscriptions.handleProviderEvent(provider, event);
+        },
+      },
     });
     appServer = app.server;
     const connections = new ConnectionTracker(app.server);
@@ -601,6 +626,7 @@ function createBilling(
   logger: Logger,
   options: FerryOptions,
   deps: {
+    cardProviders: PaymentProvider[];
     operators: OperatorAccess;
     taxes: Taxes;
     invoices: Invoices;
@@ -616,7 +642,7 @@ function createBilling(
   const catalogue = new Catalogue(loadPrices(config.billing.pricesFile), config.billing);
   const { taxes, invoices } = deps;
   const providers = new Map<PaymentProvider['name'], PaymentProvider>([['MANUAL', new ManualProvider()]]);
-  for (const provider of options.cardProviders ?? []) providers.set(provider.name, provider);
+  for (const provider of deps.cardProviders) providers.set(provider.name, provider);
   const repo = new PgSubscriptionRepository(deps.pool);
   const plans = new PlanService(deps.pool);
   const line = (sub: SubscriptionRecord) => subscriptionLine(config.productName, sub.planCode, sub.frequency);

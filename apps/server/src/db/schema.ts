@@ -885,3 +885,19 @@ export const purchases = pgTable(
     uniqueIndex('purchases_provider_ref_idx').on(t.provider, t.providerRef),
   ],
 );
+
+/**
+ * Webhook events of the payment providers (STRIPE, PAYPAL), by the provider's event id: each is processed once
+ * across instances. A row without processed_at is one whose handling failed; the provider's retry handles it anew.
+ */
+export const providerEvents = pgTable(
+  'provider_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+    processedAt: ts('processed_at'),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+);

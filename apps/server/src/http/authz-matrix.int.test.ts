@@ -809,6 +809,19 @@ const TABLE: Record<string, Row> = {
     expect: same(200),
     call: ({ target }) => ({ path: `/api/transfer/downloads/info?transferId=${target.sent.transferId}` }),
   },
+  // Buying a priced transfer is public, like its page; the target's transfer is free: nothing to buy, for anyone.
+  'POST /api/pay/purchases': {
+    expect: same([400, 'VALIDATION_FAILED']),
+    call: ({ target }) => ({
+      path: '/api/pay/purchases',
+      body: { transferId: target.sent.transferId, email: 'buyer@matrix.example', countryCode: 'FR' },
+    }),
+  },
+  // A purchase is found by its id alone (the buyer's secret); an unknown one is not found by anyone.
+  'GET /api/pay/purchases/:purchaseId': {
+    expect: same([404, 'NOT_FOUND']),
+    call: () => ({ path: `/api/pay/purchases/${'Zz'.repeat(12)}` }),
+  },
   'GET /api/transfer/downloads/link': {
     expect: same([401, 'PASSWORD_REQUIRED']),
     call: ({ target }) => ({
@@ -1182,21 +1195,23 @@ const TABLE: Record<string, Row> = {
     expect: same(404),
     call: ({ target }) => ({ path: `/api/operator/users/${target.uid}/plan`, body: { planCode: 'TEAM25' } }),
   },
-  // Buying a priced transfer is public like the download page; a free transfer has nothing to buy.
-  'POST /api/pay/purchases': {
-    expect: same([400, 'VALIDATION_FAILED']),
-    call: ({ target }) => ({
-      path: '/api/pay/purchases',
-      body: { transferId: target.sent.transferId, email: fresh('buyer'), countryCode: 'FR' },
-    }),
-  },
-  'GET /api/pay/purchases/:purchaseId': {
-    expect: same(404),
-    call: () => ({ path: '/api/pay/purchases/no-such-purchase' }),
-  },
   'GET /api/operator/subscriptions': {
     expect: same(404),
     call: () => ({ path: '/api/operator/subscriptions' }),
+  },
+
+  // --- payment providers' webhooks: neither provider is configured here, so neither route exists for anyone;
+  // with a provider, only its signature counts (payments/stripe.int.test.ts, paypal.int.test.ts) ---
+  'POST /api/pay/webhooks/stripe': {
+    expect: same([404, 'NOT_FOUND']),
+    call: () => ({ path: '/api/pay/webhooks/stripe', body: { id: 'evt_matrix', type: 'invoice.paid' } }),
+  },
+  'POST /api/pay/webhooks/paypal': {
+    expect: same([404, 'NOT_FOUND']),
+    call: () => ({
+      path: '/api/pay/webhooks/paypal',
+      body: { id: 'WH-MATRIX', event_type: 'PAYMENT.SALE.COMPLETED' },
+    }),
   },
 };
 

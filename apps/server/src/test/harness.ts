@@ -7,7 +7,7 @@ import pino from 'pino';
 import { inject } from 'vitest';
 import { publicOriginOf } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
-import { createFerry, type Ferry } from '../main.js';
+import { createFerry, type Ferry, type FerryOverrides } from '../main.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { withDatabase } from './global-setup.js';
 
@@ -49,6 +49,8 @@ export async function startTestFerry(
     now?: () => Date;
     /** Card providers (a stand-in of a provider's API behind the PaymentProvider port). */
     cardProviders?: PaymentProvider[];
+    /** Parts a test puts in place of real ones (its own handler of provider events). */
+    overrides?: FerryOverrides;
   } = {},
 ): Promise<TestFerry> {
   const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-test-data-')));
@@ -69,6 +71,7 @@ export async function startTestFerry(
   const ferry = await createFerry(config, pino({ level: 'warn' }), {
     now: options.now,
     cardProviders: options.cardProviders,
+    ...options.overrides,
   });
   const address = await ferry.app.listen({ host: '127.0.0.1', port: 0 });
   return {

@@ -7,6 +7,9 @@ import {
   InvoiceList,
   PaymentInfos,
   PlanCatalogue,
+  PurchaseState,
+  type StartPurchaseRequest,
+  StartPurchaseResponse,
   type StartSubscriptionRequest,
   StartSubscriptionResponse,
   TaxRate,
@@ -100,4 +103,14 @@ export function getPaymentInfos(managerId: string, signal?: AbortSignal): Promis
 /** GET /pay/invoices: the paying account's invoices, newest first. */
 export function listInvoices(signal?: AbortSignal): Promise<InvoiceList> {
   return apiRequest('/pay/invoices', { schema: InvoiceList, signal });
+}
+
+/** POST /pay/purchases → 201: the price with the buyer's VAT, and the card payment to confirm (selling files). */
+export function startPurchase(request: StartPurchaseRequest): Promise<StartPurchaseResponse> {
+  return apiRequest('/pay/purchases', { method: 'POST', body: request, schema: StartPurchaseResponse });
+}
+
+/** GET /pay/purchases/{id}: where a purchase stands; once paid, the token that unlocks the transfer. */
+export function getPurchase(purchaseId: string, signal?: AbortSignal): Promise<PurchaseState> {
+  return apiRequest(`/pay/purchases/${encodeURIComponent(purchaseId)}`, { schema: PurchaseState, signal });
 }

@@ -91,6 +91,8 @@ export interface DownloadAccess {
   password?: string;
   /** A recipient's personal secret from their link (`/dl/{id}?userSecret=…`). */
   userSecret?: string;
+  /** A buyer's purchase token of a priced transfer (`/dl/{id}?purchase=…`, or kept by this browser). */
+  purchaseToken?: string;
 }
 
 export function getDownloadInfo(access: DownloadAccess, signal?: AbortSignal): Promise<DownloadInfo> {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-const CSP = [
+const BASE_CSP = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'", // WebAssembly SHA-256 in the upload worker; no JS eval
   "style-src 'self'",
@@ -12,14 +12,36 @@ const CSP = [
   "base-uri 'self'",
   "form-action 'self'",
   "frame-ancestors 'none'",
-].join('; ');
+];
+
+/** Origins a configured provider's script needs besides 'self' (Stripe.js: its script, frames and API). */
+export interface CspSources {
+  script: string[];
+  frame: string[];
+  connect: string[];
+}
+
+export function contentSecurityPolicy(extra: CspSources = { script: [], frame: [], connect: [] }): string {
+  const add = (directive: string, sources: string[]) =>
+    sources.length ? `${directive} ${sources.join(' ')}` : directive;
+  const policy = BASE_CSP.map((d) =>
+    d.startsWith('script-src ')
+      ? add(d, extra.script)
+      : d.startsWith('connect-src ')
+        ? add(d, extra.connect)
+        : d,
+  );
+  if (extra.frame.length) policy.push(`frame-src ${extra.frame.join(' ')}`);
+  return policy.join('; ');
+}
 
 /** The upload widget's page: the one page other sites may frame (docs/api.md "Widgets"). */
 const WIDGET_PAGE = /^\/widgets\/[^/?#]+\/?(?:[?#]|$)/;
-const WIDGET_CSP = CSP.replace("frame-ancestors 'none'", 'frame-ancestors *');
 
 /** Strict headers on every answer; the API docs page brings its own CSP. */
-export function registerSecurityHeaders(app: FastifyInstance, https: boolean): void {
+export function registerSecurityHeaders(app: FastifyInstance, https: boolean, extra?: CspSources): void {
+  const CSP = contentSecurityPolicy(extra);
+  const WIDGET_CSP = CSP.replace("frame-ancestors 'none'", 'frame-ancestors *');
   app.addHook('onSend', async (request, reply) => {
     const widgetPage = WIDGET_PAGE.test(request.url);
     // The embed script is loaded by other sites' pages, the widget page framed by them.

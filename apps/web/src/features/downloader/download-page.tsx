@@ -1,6 +1,6 @@
 import { type DownloadInfo, formatSize, type TransferFile, TransferId } from '@ferry/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ClockIcon, DownloadIcon } from '../../components/icons';
@@ -20,6 +20,10 @@ import {
   saveDownloaderEmail,
 } from './downloader-email';
 import { PasswordForm } from './password-form';
+import { forgetPurchase, keepPurchaseToken, purchaseTokenOf } from './purchase-store';
+
+/** Buying a transfer on sale: its code (and Stripe.js) is loaded only for such a transfer. */
+const PurchasePanel = lazy(() => import('./purchase-panel'));
 
 /** One code per page visit: every download started from this visit counts as one download of the transfer. */
 const BROWSER_CODE = crypto.randomUUID();
@@ -37,14 +41,18 @@ function TransferDetails({
   info,
   password,
   userSecret,
+  purchaseToken,
   highlightedId,
   onPasswordRejected,
+  onPurchased,
 }: {
   info: DownloadInfo;
   password: string | undefined;
   userSecret: string | undefined;
+  purchaseToken: string | undefined;
   highlightedId: string | undefined;
   onPasswordRejected: () => void;
+  onPurchased: (token: string) => void;
 }) {
   const { t, i18n } = useTranslation();
   const toast = useToast();
@@ -61,7 +69,9 @@ function TransferDetails({
   // A recipient's personal link already says who downloads; anyone else must give an address first.
   const emailRequired = info.downloaderEmailRequired && !info.recipientEmail;
   const askEmail = emailRequired && (downloaderEmail === null || changingEmail || emailRefused);
-  const blocked = exhausted || NOT_READY.has(info.status) || askEmail;
+  // On sale and not bought by this browser: the purchase comes first.
+  const forSale = info.price !== null && !info.purchased;
+  const blocked = exhausted || NOT_READY.has(info.status) || askEmail || forSale;
 
   const rememberEmail = (email: string) => {
     saveDownloaderEmail(email);
@@ -80,6 +90,7 @@ function TransferDetails({
         fileId: file?.id,
         password,
         userSecret,
+        purchaseToken,
         downloaderEmail: emailRequired ? (downloaderEmail ?? undefined) : undefined,
         browserCode: BROWSER_CODE,
         orderId: String(downloadOrder),
@@ -156,6 +167,11 @@ function TransferDetails({
         </p>
       )}
       {NOT_READY.has(info.status) && <p className="notice notice-warn">{t('downloader:not_ready')}</p>}
+      {forSale && info.price && !NOT_READY.has(info.status) && (
+        <Suspense fallback={<p className="muted">{t('downloader:loading')}</p>}>
+          <PurchasePanel transferId={info.transferId} price={info.price} onPurchased={onPurchased} />
+        </Suspense>
+      )}
       {askEmail && (
         <DownloaderEmailForm
           initial={downloaderEmail ?? ''}
@@ -219,14 +235,20 @@ export function DownloadPage() {
   // A recipient's personal link (S1): `/dl/{id}?userSecret=…`; it goes with every call of the page.
   const [search] = useSearchParams();
   const userSecret = search.get('userSecret') || undefined;
+  // A buyer's personal link (`/dl/{id}?purchase=…`), else what this browser kept of a purchase.
+  const purchaseFromLink = search.get('purchase') || undefined;
+  const [purchaseToken, setPurchaseToken] = useState<string | undefined>(
+    () => purchaseFromLink ?? purchaseTokenOf(transferId),
+  );
   const { t } = useTranslation();
   const navigate = useNavigate();
   const describe = useDescribeError();
+  const toast = useToast();
   const [password, setPassword] = useState<string | undefined>(undefined);
   const valid = TransferId.safeParse(transferId).success;
   const info = useQuery({
-    queryKey: ['download-info', transferId, password ?? null, userSecret ?? null],
-    queryFn: ({ signal }) => getDownloadInfo({ transferId, password, userSecret }, signal),
+    queryKey: ['download-info', transferId, password ?? null, userSecret ?? null, purchaseToken ?? null],
+    queryFn: ({ signal }) => getDownloadInfo({ transferId, password, userSecret, purchaseToken }, signal),
     enabled: valid,
     retry: (failures, error) => !(error instanceof ApiError) && failures < 2,
     placeholderData: (previous) => previous,
@@ -239,6 +261,17 @@ export function DownloadPage() {
   useEffect(() => {
     if (info.error && needsPassword(info.error)) setPassword(undefined);
   }, [info.error]);
+  // Keep a token that unlocks; forget one the server no longer takes.
+  // (Not from the previous answer shown while the new one loads: that one was asked without this token.)
+  const unlocked = info.data?.price && !info.isPlaceholderData ? info.data.purchased : null;
+  useEffect(() => {
+    if (!purchaseToken || unlocked === null) return;
+    if (unlocked) keepPurchaseToken(transferId, purchaseToken);
+    else {
+      forgetPurchase(transferId);
+      setPurchaseToken(undefined);
+    }
+  }, [purchaseToken, unlocked, transferId]);
 
   if (!valid) return <Navigate to="/d/notfound" replace />;
   const title = <title>{t('downloader:page_title', { product: PRODUCT_NAME })}</title>;
@@ -275,8 +308,13 @@ export function DownloadPage() {
             info={data}
             password={password}
             userSecret={userSecret}
+            purchaseToken={purchaseToken}
             highlightedId={fileId}
             onPasswordRejected={() => setPassword(undefined)}
+            onPurchased={(token) => {
+              setPurchaseToken(token);
+              toast.show(t('billing:purchase_done'), 'success');
+            }}
           />
         )}
       </div>

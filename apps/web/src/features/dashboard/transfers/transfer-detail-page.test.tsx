@@ -239,4 +239,39 @@ describe('/dashboard/transfers/:id', () => {
     );
     expect(byTestId(root, 'transfer-error').querySelector('p')?.textContent?.length).toBeGreaterThan(5);
   });
+
+  it("shows a priced transfer's price and its sales to its seller", async () => {
+    const { root } = await open({
+      [DETAIL]: () =>
+        json(
+          transferDetail({
+            type: 'S2',
+            price: { amount: 1250, currency: 'EUR' },
+            sales: [
+              {
+                email: 'buyer@example.com',
+                countryCode: 'DE',
+                currency: 'EUR',
+                amount: 1250,
+                tax: 238,
+                total: 1488,
+                receiptNumber: 'FRY-2030-000007',
+                paidAt: '2030-01-02T10:00:00.000Z',
+              },
+            ],
+          }),
+        ),
+    });
+    const summary = byTestId(root, 'transfer-sales-summary').textContent?.replace(/\u00a0|\u202f/g, ' ');
+    expect(summary).toBe('On sale at €12.50 (VAT excluded): 1 sale, €12.50 before VAT.');
+    const row = byTestId(root, 'transfer-sale').textContent ?? '';
+    expect(row).toContain('buyer@example.com');
+    expect(row).toContain('€14.88');
+    expect(row).toContain('FRY-2030-000007');
+  });
+
+  it('shows no sales section for a free transfer', async () => {
+    const { root } = await open();
+    expect(root.querySelector('[data-testid="transfer-sales"]')).toBeNull();
+  });
 });

@@ -13,6 +13,7 @@ import { TransferEvents } from './transfer-events';
 import { TransferFiles } from './transfer-files';
 import { displayTransferName, isSentAndStored } from './transfer-labels';
 import { TransferRecipients } from './transfer-recipients';
+import { TransferSales } from './transfer-sales';
 import { TransferSettings } from './transfer-settings';
 import { detailKey } from './use-transfer-action';
 import './transfers.css';
@@ -113,6 +114,7 @@ export function TransferDetailPage({ id }: { id: string }) {
           </section>
           <ReceivedUpload transfer={transfer} />
           <TransferSettings transfer={transfer} />
+          <TransferSales transfer={transfer} />
           <TransferFiles transfer={transfer} />
           <TransferRecipients transfer={transfer} />
           <TransferEvents transfer={transfer} />
