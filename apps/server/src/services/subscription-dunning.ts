@@ -129,11 +129,12 @@ export class SubscriptionDunning {
     clientSecret: string | null,
   ): Promise<void> {
     const intent = { intentStatus, failedIntentClientSecret: clientSecret };
-    if (sub.status !== 'active' && sub.status !== 'trialing') {
+    if (sub.status === 'incomplete' || sub.status === 'canceled' || sub.pastDueSince) {
       // The first payment (incomplete) waits for the user; a retry that failed again changes the intent only.
       await this.repo.update(sub.id, intent);
       return;
     }
+    // Day 0, once: the provider may say it twice (the failure, and the subscription now past due).
     const now = this.now();
     const claimed = await this.repo.update(
       sub.id,
@@ -144,7 +145,7 @@ export class SubscriptionDunning {
         dunningAttempt: 0,
         nextRetryAt: addDays(now, DUNNING_RETRY_DAYS[0]),
       },
-      { status: sub.status },
+      { pastDueSince: null },
     );
     if (claimed) await this.notify(claimed, 'failed');
   }
@@ -175,10 +176,14 @@ export class SubscriptionDunning {
         });
     }
     const paying = outcome?.status === 'succeeded' || outcome?.status === 'processing';
-    if (following === undefined && !paying) return this.end(claimed, 'dunning', true);
-    // A charge under way: its event activates the subscription; the last check ends it otherwise.
-    if (following === undefined) await this.repo.update(sub.id, { nextRetryAt: addDays(this.now(), 1) });
-    else await this.notify(claimed, 'retry');
+    if (paying) {
+      // A charge under way: its event activates the subscription; after the last retry, a last check a day
+      // later ends it if no payment came.
+      if (following === undefined) await this.repo.update(sub.id, { nextRetryAt: addDays(this.now(), 1) });
+      return true;
+    }
+    if (following === undefined) return this.end(claimed, 'dunning', true);
+    await this.notify(claimed, 'retry');
     return true;
   }
 

@@ -52,7 +52,7 @@ export class SubscriptionPayments extends SubscriptionBase {
   /** Called by the webhook routes once per verified provider event (the providers' branch de-duplicates). */
   async handleProviderEvent(providerName: PaymentProviderName, event: ProviderEvent): Promise<void> {
     if (!('subscriptionRef' in event)) return;
-    const sub = await this.repo.byProviderRef(providerName, event.subscriptionRef);
+    let sub = await this.repo.byProviderRef(providerName, event.subscriptionRef);
     if (!sub) {
       // Its webhook can outrun the answer that tells Ferry the provider's id: refused, so that the provider sends
       // it again (the webhook route must not count it as processed).
@@ -74,10 +74,16 @@ export class SubscriptionPayments extends SubscriptionBase {
           await this.dunning.end(sub, 'cancel', false);
           return;
         }
+        if (event.status === 'past_due') {
+          // A renewal failed: dunning starts (once, whichever of this and payment_failed comes first).
+          await this.dunning.paymentFailed(sub, sub.intentStatus ?? 'requires_payment_method', null);
+          sub = (await this.repo.byId(sub.id)) ?? sub;
+        }
         const updated = await this.repo.update(sub.id, {
           status: event.status,
           currentPeriodEnd: event.currentPeriodEnd ?? sub.currentPeriodEnd,
           cancelAtPeriodEnd: event.cancelAtPeriodEnd,
+          ...(event.status === 'active' ? { pastDueSince: null, nextRetryAt: null, dunningAttempt: 0 } : {}),
         });
         if (event.status === 'active' || event.status === 'trialing' || event.status === 'past_due')
           await this.plans.assign(sub.userId, {
@@ -103,6 +109,8 @@ export class SubscriptionPayments extends SubscriptionBase {
       sub.intentStatus === 'succeeded'
     )
       return;
+    // A trial's invoice of nothing: the trial goes on, and there is nothing to invoice.
+    if (event.amountPaid === 0 && sub.status === 'trialing') return;
     const pending = sub.pendingChange;
     const next = pending?.kind === 'downgrade' ? pending : null;
     const activated = await this.activate(sub, {
@@ -111,7 +119,7 @@ export class SubscriptionPayments extends SubscriptionBase {
       end: event.periodEnd,
     });
     const payer = await this.accounts.user(sub.userId);
-    if (!payer || !activated) return;
+    if (!payer || !activated || event.amountPaid === 0) return;
     const customer = await this.repo.customer(payer.id);
     const tax = await this.taxes.decide(customer?.countryCode ?? 'FR', customer?.vatNumber ?? null);
     // The invoice states what was charged: the price before VAT is taken back from the amount paid.
