@@ -67,8 +67,9 @@ export class FerryProcess {
         PORT: String(this.port),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
-        // Metrics on any free loopback port: several servers run at once.
-        METRICS_PORT: '0',
+        // No metrics listener: several servers start at once, and one taking a port with "any free port" could take
+        // the app port another server was handed by freePort() a moment before (EADDRINUSE at its listen).
+        METRICS_PORT: 'off',
         // Links in answers and mails on the address the tests reach the server at (else http://localhost:PORT).
         PUBLIC_URL: this.url,
         ...this.env,

@@ -91,8 +91,11 @@ describe('accounts in Chromium, against the built server and a real SMTP server'
     )?.[0];
     expect(link, 'a verification link in the mail').toBeTruthy();
     await page.goto(link!);
-    // Signed in, then on to `/` (no next in the link).
-    await page.waitForURL(`${origin}/`, { timeout: 15_000 });
+    // Signed in, then on to checkout with the plan chosen on the prices page (no next in the link).
+    await page.waitForURL(`${origin}/account/subscriptions?plan=PREMIUM&frequency=ANNUAL&trial=true`, {
+      timeout: 15_000,
+    });
+    await page.getByTestId('checkout').waitFor();
     await page.getByTestId('user-menu-button').waitFor();
     await page.getByTestId('user-menu-button').click();
     expect(await page.getByTestId('user-menu-email').textContent()).toBe(EMAIL);

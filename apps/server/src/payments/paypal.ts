@@ -231,7 +231,7 @@ export class PayPalProvider implements PaymentProvider {
               brand_name: this.brandName,
               user_action: 'PAY_NOW',
               shipping_preference: 'NO_SHIPPING',
-              ...this.returnUrls('payment'),
+              ...this.returnUrls('payment', input.returnPath),
             },
           },
         },
@@ -297,8 +297,14 @@ export class PayPalProvider implements PaymentProvider {
     );
   }
 
-  private returnUrls(kind: 'subscription' | 'payment'): { return_url?: string; cancel_url?: string } {
+  private returnUrls(
+    kind: 'subscription' | 'payment',
+    returnPath?: string,
+  ): { return_url?: string; cancel_url?: string } {
     if (!this.origin) return {};
+    // A buyer of files goes back to the transfer's page, which picks up the payment it started.
+    if (returnPath?.startsWith('/'))
+      return { return_url: `${this.origin}${returnPath}`, cancel_url: `${this.origin}${returnPath}` };
     const back = `${this.origin}/account/subscriptions?provider=PAYPAL&${kind}=`;
     return { return_url: `${back}approved`, cancel_url: `${back}cancelled` };
   }

@@ -71,6 +71,8 @@ export interface ProviderPaymentInput {
   total: number;
   currency: Currency;
   description: string;
+  /** Where a provider that sends the buyer away (PayPal) brings them back: a path of the public origin. */
+  returnPath?: string;
 }
 
 export interface ProviderPaymentResult {

@@ -117,6 +117,7 @@ export class PurchaseService implements PurchaseGate {
       total: purchase.total,
       currency,
       description: `${transfer.name?.trim() || `${transfer.fileCount} files`} (${this.settings.productName})`,
+      returnPath: `/dl/${transfer.id}`,
     });
     await this.repo.attachProvider(purchase.id, payment.ref, payment.status);
     if (payment.status === 'succeeded') await this.complete(purchase.id);
@@ -261,7 +262,7 @@ export class PurchaseService implements PurchaseGate {
   private async forSale(transferId: string): Promise<TransferRecord> {
     const transfer = await this.transfers.find(transferId);
     const now = this.now();
-    if (!transfer || transfer.type !== 'S2' || ['UPLOADING', 'DELETED', 'RETAINED'].includes(transfer.status))
+    if (transfer?.type !== 'S2' || ['UPLOADING', 'DELETED', 'RETAINED'].includes(transfer.status))
       throw new AppError('TRANSFER_NOT_FOUND', 'This transfer does not exist or is not ready yet.');
     if (transfer.status === 'DISABLED')
       throw new AppError('TRANSFER_DISABLED', 'This transfer is no longer available.');
