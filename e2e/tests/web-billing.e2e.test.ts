@@ -6,6 +6,7 @@ import { StripeStandin, TEST_CARDS } from '../../apps/server/src/test/stripe-sta
 import { failed, saveArtifact } from '../support/artifacts.js';
 import { useBrowser } from '../support/browser.js';
 import { runFerry } from '../support/cli.js';
+import { sha256File, writeRandomFile } from '../support/files.js';
 import { type MailSink, startMailSink } from '../support/mail.js';
 import { FerryProcess, tempDir } from '../support/server.js';
 
@@ -145,7 +146,64 @@ describe('plans people can get, in Chromium and with the ferry CLI', () => {
     await page.getByTestId('subscription-status').waitFor();
     expect(await page.getByTestId('subscription-status').textContent()).toBe('Active');
     expect(await planOf(page)).toBe('PREMIUM');
+    // The operator, signed in from another state folder, sees her plan in the console's list.
+    const ops = (args: string[]) =>
+      runFerry(args, { FERRY_STATE_DIR: path.join(work, 'ops-state'), FERRY_SERVER: server.url });
+    expect((await ops(['login', '--email', OPERATOR, '--password', PASSWORD])).code).toBe(0);
+    const listed = await ops(['operator', 'users', '--search', 'nora', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ email, planType: 'PREMIUM', planCode: 'PREMIUM', suspended: false }),
+    ]);
     await context.close();
+  });
+
+  it('selling files: ferry send --price, ferry get exits 5 with the page to buy at, a buyer pays in Chromium and downloads with the mailed link', async () => {
+    // Nora (PREMIUM since the operator marked her invoice paid) is the CLI's signed-in account.
+    const source = await writeRandomFile(path.join(work, 'stems.wav'), 300_000);
+    const sent = await ferry(['send', source, '--price', '12.50', '--currency', 'EUR', '--name', 'Stems']);
+    expect(sent.code, sent.stderr).toBe(0);
+    const link = sent.stdout.trim();
+    const id = /\/dl\/([A-Za-z0-9]{16})$/.exec(link)?.[1];
+    expect(id).toBeTruthy();
+
+    // Without a purchase: exit 5 and the page to buy at (Nora's own CLI would download freely: use another state).
+    const stranger = (args: string[]) =>
+      runFerry(args, { FERRY_STATE_DIR: path.join(work, 'buyer-state'), FERRY_SERVER: server.url });
+    const refused = await stranger(['get', link, '--out', path.join(work, 'nope')]);
+    expect(refused.code, refused.stderr).toBe(5);
+    expect(refused.stderr).toContain(`${server.url}/dl/${id}#buy`);
+    expect(refused.stderr).toContain('12.50 EUR');
+
+    // A buyer pays on the download page.
+    const buyer = 'paula@buyer.example';
+    const context = await scenarios.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(link);
+    await page.getByTestId('purchase').waitFor();
+    expect(await page.getByTestId('download-all').isDisabled()).toBe(true);
+    await page.getByTestId('purchase-email').fill(buyer);
+    await page.getByTestId('purchase-country').selectOption('FR');
+    await page.getByLabel('Card number').fill(TEST_CARDS.succeeds);
+    await page
+      .getByLabel('Expiration date (MM / YY)')
+      .fill(`12 / ${(new Date().getUTCFullYear() + 3) % 100}`);
+    await page.getByLabel('Security code (CVC)').fill('123');
+    expect((await page.getByTestId('purchase-total').textContent())?.replace(/\s/g, ' ')).toContain('15.00');
+    await page.getByTestId('purchase-pay').click();
+    await page.getByTestId('purchase').waitFor({ state: 'detached', timeout: 20_000 });
+    expect(await page.getByTestId('download-all').isEnabled()).toBe(true);
+    await context.close();
+
+    // The receipt mail carries the personal link; the CLI downloads with it.
+    const receipt = await sink.waitFor('the purchase receipt', (m) => m.to.includes(buyer));
+    const personal = new RegExp(`${server.url}/dl/${id}\\?purchase=[A-Za-z0-9._%-]+`).exec(
+      receipt.parsed.text ?? '',
+    )?.[0];
+    expect(personal, 'a personal link in the receipt').toBeTruthy();
+    const got = await stranger(['get', decodeURIComponent(personal!), '--out', path.join(work, 'bought')]);
+    expect(got.code, got.stderr).toBe(0);
+    expect(await sha256File(path.join(work, 'bought', 'stems.wav'))).toBe(await sha256File(source));
   });
 
   it('STRIPE: the card asks for 3-D Secure, the page confirms it, and the plan is active once Stripe says paid', async () => {

@@ -65,6 +65,7 @@ import type { PurchaseService } from './services/purchase.service.js';
 import type { ReceiveService } from './services/receive.service.js';
 import type { ReceiveRequestService } from './services/receive-request.service.js';
 import type { SalesService } from './services/sales.service.js';
+import type { SecurityLog } from './services/security-log.js';
 import type { SubscriptionService } from './services/subscription.service.js';
 import type { TaxService } from './services/tax.service.js';
 import type { TransferService } from './services/transfer.service.js';
@@ -95,6 +96,8 @@ export interface AppDeps {
   sales: SalesService;
   /** Who may use the operator console (OPERATOR_EMAILS). */
   operators: OperatorAccess;
+  /** Teams' security logs (the admin console lists and exports them). */
+  securityLog: SecurityLog;
   /** EU VAT decisions (GET /api/pay/subscriptions/tax-rates). */
   taxes: TaxService;
   /** Invoices: the owner's list and PDFs, the operators' list, mark-paid and void. */

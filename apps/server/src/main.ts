@@ -81,6 +81,7 @@ import { ReceiveOwners } from './services/receive-owner.js';
 import { ReceivePoints } from './services/receive-points.js';
 import { ReceiveRequestService } from './services/receive-request.service.js';
 import { SalesService } from './services/sales.service.js';
+import { PgSecurityLog } from './services/security-log.js';
 import { SubscriptionService } from './services/subscription.service.js';
 import { SubscriptionDunning } from './services/subscription-dunning.js';
 import { subscriptionLine } from './services/subscription-view.js';
@@ -283,6 +284,8 @@ export async function createFerry(
     const key = await secretKey(config);
     const signer = new Signer(key);
     const accounts = new PgAccountRepository(database.pool);
+    // Teams' security logs: every service that acts for an account writes its events here.
+    const securityLog = new PgSecurityLog(database.pool);
     const auth = new AuthService(
       accounts,
       passwords,
@@ -580,6 +583,7 @@ export async function createFerry(
       subscriptions: billing.subscriptions,
       operatorBilling: billing.operatorBilling,
       purchases,
+      securityLog,
       operatorConsole: new OperatorService(operators, new PgOperatorRepository(database.pool), repo),
       uploadStore,
       cardProviders,

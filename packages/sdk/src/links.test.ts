@@ -34,6 +34,14 @@ describe('parseDownloadLink', () => {
     );
   });
 
+  it("keeps the purchase token of a buyer's link", () => {
+    expect(parseDownloadLink('https://ferry.example.com/dl/AbCdEfGh12345678?purchase=Ab12.x-Y_z')).toEqual({
+      server: 'https://ferry.example.com',
+      transferId: 'AbCdEfGh12345678',
+      purchaseToken: 'Ab12.x-Y_z',
+    });
+  });
+
   it.each([
     ['not a url', 'not a download link'],
     ['ftp://example.com/dl/AbCdEfGh12345678', 'not an http(s) download link'],

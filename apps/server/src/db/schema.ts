@@ -901,3 +901,30 @@ export const providerEvents = pgTable(
   },
   (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
 );
+
+/**
+ * Teams' security logs: one row per action (sign-ins, keys, transfers, members, policies), kept for the team's
+ * retention. `team_id` is the manager's uid (an account without a team: its own).
+ */
+export const securityLog = pgTable(
+  'security_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    teamId: text('team_id').notNull(),
+    at: ts('at').notNull().defaultNow(),
+    actorUserId: text('actor_user_id'),
+    /** The actor as shown: an account's e-mail, or an API token's name. */
+    actorLabel: text('actor_label'),
+    tokenId: text('token_id'),
+    action: text('action').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    target: text('target'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+  },
+  (t) => [
+    index('security_log_team_at_idx').on(t.teamId, t.at),
+    index('security_log_team_action_idx').on(t.teamId, t.action, t.at),
+    index('security_log_actor_idx').on(t.teamId, t.actorUserId, t.at),
+  ],
+);

@@ -27,6 +27,7 @@ describe('exitCodeFor', () => {
     ['TRANSFER_EXPIRED', 410, 3],
     ['TRANSFER_DISABLED', 410, 3],
     ['TOO_MANY_DOWNLOADS', 403, 4],
+    ['PAYMENT_REQUIRED', 402, 5],
     ['RATE_LIMITED', 429, 1],
     ['LIMIT_EXCEEDED', 400, 1],
     ['CHECKSUM_MISMATCH', 422, 1],
@@ -61,6 +62,23 @@ describe('describeError', () => {
     expect(describeError(coded(410, 'TRANSFER_EXPIRED'))).toBe('this transfer has expired');
     expect(describeError(coded(403, 'TOO_MANY_DOWNLOADS'))).toBe(
       'this transfer has reached its download limit',
+    );
+  });
+
+  it('says where to buy a transfer on sale, with its price', () => {
+    const error = parseErrorBody(
+      402,
+      JSON.stringify({
+        status: 402,
+        error: 'x',
+        message: 'for sale',
+        codes: ['PAYMENT_REQUIRED'],
+        details: { payUrl: 'https://ferry.example/dl/AbCdEfGh12345678#buy', price: { amount: 1250, currency: 'EUR' } },
+      }),
+    );
+    expect(exitCodeFor(error)).toBe(ExitCode.PAYMENT_REQUIRED);
+    expect(describeError(error)).toBe(
+      'these files are for sale (12.50 EUR before VAT): buy them at https://ferry.example/dl/AbCdEfGh12345678#buy, then run ferry get with the personal link you are mailed',
     );
   });
 
