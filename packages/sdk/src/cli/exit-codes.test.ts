@@ -73,7 +73,10 @@ describe('describeError', () => {
         error: 'x',
         message: 'for sale',
         codes: ['PAYMENT_REQUIRED'],
-        details: { payUrl: 'https://ferry.example/dl/AbCdEfGh12345678#buy', price: { amount: 1250, currency: 'EUR' } },
+        details: {
+          payUrl: 'https://ferry.example/dl/AbCdEfGh12345678#buy',
+          price: { amount: 1250, currency: 'EUR' },
+        },
       }),
     );
     expect(exitCodeFor(error)).toBe(ExitCode.PAYMENT_REQUIRED);
