@@ -141,6 +141,8 @@ function detail(over: Partial<TransferDetail> = {}): TransferDetail {
     events: [],
     clonedFrom: null,
     additions: [],
+    price: null,
+    sales: [],
     ...over,
   };
 }

@@ -143,6 +143,8 @@ describe('formatTransferDetail', () => {
     bytesDeletedAt: null,
     clonedFrom: null,
     additions: [],
+    price: null,
+    sales: [],
     message: null,
     maxDownloads: 10,
     allowPreview: true,

@@ -1177,6 +1177,8 @@ export class FakeFerryServer {
           files: locked ? [] : s.files,
           downloaderEmailRequired: emailRequired,
           recipientEmail: recipient?.email ?? null,
+          price: null,
+          purchased: true,
         });
         return;
       }
