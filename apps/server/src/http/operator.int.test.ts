@@ -80,6 +80,7 @@ describe('operator console access', () => {
     }
     expect((await call(plain, 'POST', `/api/operator/users/${operator.uid}/suspend`)).status).toBe(404);
     expect((await call(plain, 'GET', '/api/operator/users?limit=100000')).status).toBe(404);
+    expect((await call(plain, 'GET', `/api/operator/users/${'x'.repeat(300)}`)).status).toBe(404);
     // An account at a listed address whose address is not verified is no operator (its session still works)…
     await query(ferry, `UPDATE users SET email = $2, email_verified_at = NULL WHERE id = $1`, [
       plain.uid,

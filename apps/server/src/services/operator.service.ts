@@ -117,7 +117,7 @@ export class OperatorService {
   }
 
   private async found(uid: string): Promise<OperatorUserRecord> {
-    const user = await this.repo.user(uid);
+    const user = uid.length > 0 && uid.length <= 100 ? await this.repo.user(uid) : null;
     if (!user) throw new AppError('NOT_FOUND', 'No such account.');
     return user;
   }

@@ -11,7 +11,8 @@ import { z } from 'zod';
 import type { OperatorService } from '../../services/operator.service.js';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
-const UserParams = z.object({ uid: z.string().min(1).max(100) });
+// Any uid passes here: the service answers 404 to a non-operator before it looks at one (no 400 to tell the route exists).
+const UserParams = z.object({ uid: z.string() });
 const tags = ['operator'];
 
 /** The operator console's API (docs/api.md "Operator console"); to anyone but an operator, 404. */

@@ -29,7 +29,7 @@ export function UserMenu() {
   const [busy, setBusy] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  const isOperator = useIsOperator(auth.user?.uid ?? null);
+  const isOperator = useIsOperator(auth.user?.uid ?? null, open);
 
   // Any navigation closes the menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: closing on each new location is the point

@@ -255,8 +255,12 @@ describe('the header menu', () => {
   });
 
   it('links to the console only for an operator', async () => {
-    mockApi(operatorRoutes);
+    const api = mockApi(operatorRoutes);
     view = await render(authHarness(page, '/page').ui);
+    await settle();
+    // Asked when the menu opens, not on every page load.
+    expect(api.to('GET /api/operator/me')).toEqual([]);
+    await click(byTestId(view.container, 'user-menu-button'));
     await settle();
     expect(byTestId(view.container, 'user-menu-operator').getAttribute('href')).toBe('/operator');
     await view.unmount();
@@ -264,6 +268,9 @@ describe('the header menu', () => {
     mockApi({ ...operatorRoutes, 'GET /api/operator/me': () => coded(404, 'NOT_FOUND') });
     view = await render(authHarness(page, '/page').ui);
     await settle();
+    await click(byTestId(view.container, 'user-menu-button'));
+    await settle();
     expect(view.container.querySelector('[data-testid="user-menu-operator"]')).toBeNull();
+    expect(byTestId(view.container, 'user-menu-account')).toBeTruthy();
   });
 });

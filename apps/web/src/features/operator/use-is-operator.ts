@@ -4,13 +4,14 @@ import { operatorKeys } from './operator-keys';
 
 /**
  * Whether the signed-in user is an operator of this server: GET /api/operator/me answers 200 (404 to anyone
- * else). Kept apart from the console so that the header's menu does not load the console's code.
+ * else). Asked only once `wanted` (the header's menu is open), so that page loads cost no extra call; kept apart
+ * from the console so that the menu does not load the console's code.
  */
-export function useIsOperator(uid: string | null): boolean {
+export function useIsOperator(uid: string | null, wanted: boolean): boolean {
   const me = useQuery({
     queryKey: [...operatorKeys.me, uid],
     queryFn: ({ signal }) => operatorMe(signal),
-    enabled: uid !== null,
+    enabled: uid !== null && wanted,
     retry: false,
     staleTime: 5 * 60_000,
   });
