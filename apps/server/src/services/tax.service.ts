@@ -183,9 +183,13 @@ export class TaxService implements Taxes {
         valid?: unknown;
         actionSucceed?: boolean;
         errorWrappers?: { error?: string }[];
+        userError?: string;
       };
       if (body.actionSucceed === false || body.errorWrappers?.length)
         return { unavailable: body.errorWrappers?.[0]?.error ?? 'error' };
+      // A register that could not be asked (MS_UNAVAILABLE, MS_MAX_CONCURRENT_REQ, TIMEOUT…) says valid: false.
+      if (body.userError && body.userError !== 'VALID' && body.userError !== 'INVALID')
+        return { unavailable: body.userError };
       if (typeof body.valid !== 'boolean') return { unavailable: 'unexpected answer' };
       return { valid: body.valid };
     } catch (error) {
