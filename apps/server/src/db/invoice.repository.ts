@@ -210,7 +210,8 @@ export class PgInvoiceRepository {
   }
 
   /** The e-mail of an account (an operator's, for the journal). */
-  async emailOf(db: Queryable, userId: string): Promise<string | null> {
+  async emailOf(db: Queryable | undefined, userId: string): Promise<string | null> {
+    db ??= this.pool;
     const { rows } = await db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [userId]);
     return rows[0]?.email ?? null;
   }

@@ -1,4 +1,5 @@
 import type { Invoice, InvoiceLine, InvoiceList, OperatorInvoice, OperatorInvoiceList } from '@ferry/core';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { InvoiceRecord, PgInvoiceRepository } from '../db/invoice.repository.js';
 import type { PgOperatorLog } from '../db/operator-log.repository.js';
@@ -258,13 +259,13 @@ export class InvoiceService implements Invoices {
   async operatorMarkPaid(auth: Authenticated | null, number: string): Promise<OperatorInvoice> {
     const operator = this.operators.require(auth).user;
     const record = await this.settle(number, operator.id, { id: operator.id, email: operator.email });
-    return toOperatorInvoice(record, String(record.buyer.email ?? ''));
+    return toOperatorInvoice(record, (await this.repo.emailOf(undefined, record.userId)) ?? '');
   }
 
   async operatorVoid(auth: Authenticated | null, number: string): Promise<OperatorInvoice> {
     const operator = this.operators.require(auth).user;
     const record = await this.cancel(number, operator.id, { id: operator.id, email: operator.email });
-    return toOperatorInvoice(record, String(record.buyer.email ?? ''));
+    return toOperatorInvoice(record, (await this.repo.emailOf(undefined, record.userId)) ?? '');
   }
 
   // --- internals ---
@@ -318,14 +319,14 @@ export class InvoiceService implements Invoices {
 
   /** The operator's journal entry, in the change's transaction. */
   private async record(
-    db: Parameters<PgOperatorLog['record']>[1],
+    db: Pick<pg.PoolClient, 'query'>,
     operatorId: string | null,
     known: Operator | undefined,
     action: string,
     invoice: InvoiceRecord,
   ): Promise<void> {
     if (!operatorId) return;
-    const email = known?.email ?? (await this.repo.emailOf(db as never, operatorId)) ?? operatorId;
+    const email = known?.email ?? (await this.repo.emailOf(db, operatorId)) ?? operatorId;
     await this.journal.record(
       {
         operatorId,

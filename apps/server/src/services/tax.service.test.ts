@@ -126,6 +126,10 @@ describe('VIES, when VIES_CHECK is on', () => {
         const asked = JSON.parse(body) as { countryCode: string; vatNumber: string };
         seen.push({ path: req.url, method: req.method, ...asked });
         res.setHeader('content-type', 'application/json');
+        if (asked.vatNumber === '888888888') {
+          res.end(JSON.stringify({ valid: false, userError: 'MS_MAX_CONCURRENT_REQ' }));
+          return;
+        }
         if (asked.vatNumber === '999999999') {
           res.end(JSON.stringify({ actionSucceed: false, errorWrappers: [{ error: 'MS_UNAVAILABLE' }] }));
           return;
@@ -136,6 +140,7 @@ describe('VIES, when VIES_CHECK is on', () => {
             vatNumber: asked.vatNumber,
             requestDate: new Date().toISOString(),
             valid: asked.vatNumber === '123456789',
+            userError: asked.vatNumber === '123456789' ? 'VALID' : 'INVALID',
             name: '---',
             address: '---',
           }),
@@ -193,6 +198,12 @@ describe('VIES, when VIES_CHECK is on', () => {
       viesUnavailable: 'MS_UNAVAILABLE',
     });
     expect(warnings).toHaveLength(1);
+    // A register too busy to answer says valid: false with a userError: not an answer either.
+    expect(await taxes.decide('DE', '888888888')).toMatchObject({
+      reverseCharge: true,
+      vatNumberValid: true,
+      viesUnavailable: 'MS_MAX_CONCURRENT_REQ',
+    });
     // Nothing listening at all.
     const down = new TaxService({
       sellerCountry: 'FR',

@@ -181,13 +181,20 @@ export class TaxService implements Taxes {
       if (!response.ok) return { unavailable: `HTTP ${response.status}` };
       const body = (await response.json()) as {
         valid?: unknown;
+        /** The GET endpoint's name of `valid`. */
+        isValid?: unknown;
         actionSucceed?: boolean;
         errorWrappers?: { error?: string }[];
+        userError?: string;
       };
       if (body.actionSucceed === false || body.errorWrappers?.length)
         return { unavailable: body.errorWrappers?.[0]?.error ?? 'error' };
-      if (typeof body.valid !== 'boolean') return { unavailable: 'unexpected answer' };
-      return { valid: body.valid };
+      // A register that could not be asked (MS_UNAVAILABLE, MS_MAX_CONCURRENT_REQ, TIMEOUT…) says valid: false.
+      if (body.userError && body.userError !== 'VALID' && body.userError !== 'INVALID')
+        return { unavailable: body.userError };
+      const valid = typeof body.valid === 'boolean' ? body.valid : body.isValid;
+      if (typeof valid !== 'boolean') return { unavailable: 'unexpected answer' };
+      return { valid };
     } catch (error) {
       return { unavailable: error instanceof Error ? error.name : 'unreachable' };
     }
