@@ -259,16 +259,22 @@ export class InvoiceService implements Invoices {
   async operatorMarkPaid(auth: Authenticated | null, number: string): Promise<OperatorInvoice> {
     const operator = this.operators.require(auth).user;
     const record = await this.settle(number, operator.id, { id: operator.id, email: operator.email });
-    return toOperatorInvoice(record, (await this.repo.emailOf(undefined, record.userId)) ?? '');
+    return toOperatorInvoice(record, await this.currentEmailOf(record));
   }
 
   async operatorVoid(auth: Authenticated | null, number: string): Promise<OperatorInvoice> {
     const operator = this.operators.require(auth).user;
     const record = await this.cancel(number, operator.id, { id: operator.id, email: operator.email });
-    return toOperatorInvoice(record, (await this.repo.emailOf(undefined, record.userId)) ?? '');
+    return toOperatorInvoice(record, await this.currentEmailOf(record));
   }
 
   // --- internals ---
+
+  /** The account's current address; a buyer without an account: the address on the invoice. */
+  private async currentEmailOf(record: InvoiceRecord): Promise<string> {
+    const current = record.userId ? await this.repo.emailOf(undefined, record.userId) : null;
+    return current ?? (typeof record.buyer.email === 'string' ? record.buyer.email : '');
+  }
 
   private async settle(number: string, operatorId: string | null, known?: Operator): Promise<InvoiceRecord> {
     const outcome = await this.repo.transaction(async (db) => {
