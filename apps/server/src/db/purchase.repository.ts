@@ -39,7 +39,33 @@ const COLUMNS = `id, transfer_id AS "transferId", seller_id AS "sellerId", email
 
 /** Purchases of priced transfers; a purchase turns paid once, in one conditional statement. */
 export class PgPurchaseRepository {
-  constructor(private readonly db: Queryable) {}
+  constructor(private readonly db: Queryable & Pick<pg.Pool, 'connect'>) {}
+
+  /** Runs `fn` while holding this purchase's lock (across instances): one receipt is issued per purchase. */
+  async withLock<T>(purchaseId: string, fn: () => Promise<T>): Promise<T> {
+    const client = await this.db.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`purchase-receipt:${purchaseId}`]);
+      const result = await fn();
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The receipt already issued for a purchase (an earlier attempt that stopped before noting it), if any. */
+  async issuedReceipt(purchaseId: string): Promise<string | null> {
+    const { rows } = await this.db.query<{ number: string }>(
+      `SELECT number FROM invoices WHERE purchase_id = $1 AND status <> 'void' ORDER BY issued_at LIMIT 1`,
+      [purchaseId],
+    );
+    return rows[0]?.number ?? null;
+  }
 
   async insert(p: NewPurchase): Promise<void> {
     await this.db.query(

@@ -14,7 +14,7 @@ import { purchaseReceipt } from '../mail/templates/index.js';
 import type { PaymentProvider, ProviderEvent } from '../payments/provider.js';
 import { constantTimeEqual } from '../security/secrets.js';
 import { AppError } from './app-error.js';
-import type { Invoices, Taxes } from './billing-ports.js';
+import type { Invoices, IssueInvoice, Taxes } from './billing-ports.js';
 import type { PurchaseGate } from './download.service.js';
 import type { MailQueue } from './notification.service.js';
 import type { RateLimiter, TransferRecord, TransferRepository } from './ports.js';
@@ -187,46 +187,55 @@ export class PurchaseService implements PurchaseGate {
    * or mail that fails is retried by the next event or poll (the mail job de-duplicates by key).
    */
   private async complete(purchaseId: string): Promise<void> {
-    const won = await this.repo.markPaid(purchaseId, this.now());
+    await this.repo.markPaid(purchaseId, this.now());
     const purchase = await this.repo.find(purchaseId);
-    if (!purchase) return;
-    if (!won && purchase.receiptNumber) return;
+    if (purchase?.status !== 'paid') return;
     const transfer = await this.transfers.find(purchase.transferId);
     if (!purchase.receiptNumber) {
-      const receipt = await this.invoices.issue({
-        buyer: {
-          userId: null,
-          email: purchase.email,
-          name: null,
-          companyName: null,
-          address: null,
-          locale: purchase.locale,
-        },
-        currency: purchase.currency as Currency,
-        lines: [
-          {
-            description: transfer?.name?.trim() || `${transfer?.fileCount ?? 0} files`,
-            quantity: 1,
-            unitAmount: purchase.amount,
-          },
-        ],
-        tax: {
-          countryCode: purchase.countryCode,
-          rate: purchase.taxRate,
-          reverseCharge: purchase.reverseCharge,
-          vatNumber: purchase.vatNumber,
-          vatNumberValid: purchase.vatNumber ? true : null,
-          vatCheck: purchase.vatNumber ? 'format' : 'none',
-        },
-        provider: purchase.provider as PaymentProviderName,
-        purchaseId: purchase.id,
-        status: 'paid',
-        paymentRef: purchase.providerRef,
+      // A webhook and the buyer's page may complete the same purchase at once: one receipt, under the lock.
+      purchase.receiptNumber = await this.repo.withLock(purchase.id, async () => {
+        const number =
+          (await this.repo.issuedReceipt(purchase.id)) ??
+          (await this.invoices.issue(this.receiptOf(purchase, transfer))).number;
+        await this.repo.setReceipt(purchase.id, number);
+        return number;
       });
-      await this.repo.setReceipt(purchase.id, receipt.number);
-      purchase.receiptNumber = receipt.number;
     }
+    // The mail job sends one mail per key, whoever gets here.
     if (transfer) await this.mailReceipt(purchase, transfer);
+  }
+
+  private receiptOf(purchase: PurchaseRecord, transfer: TransferRecord | null): IssueInvoice {
+    return {
+      buyer: {
+        userId: null,
+        email: purchase.email,
+        name: null,
+        companyName: null,
+        address: null,
+        locale: purchase.locale,
+      },
+      currency: purchase.currency as Currency,
+      lines: [
+        {
+          description: transfer?.name?.trim() || `${transfer?.fileCount ?? 0} files`,
+          quantity: 1,
+          unitAmount: purchase.amount,
+        },
+      ],
+      tax: {
+        countryCode: purchase.countryCode,
+        rate: purchase.taxRate,
+        reverseCharge: purchase.reverseCharge,
+        vatNumber: purchase.vatNumber,
+        vatNumberValid: purchase.vatNumber ? true : null,
+        vatCheck: purchase.vatNumber ? 'format' : 'none',
+      },
+      provider: purchase.provider as PaymentProviderName,
+      purchaseId: purchase.id,
+      status: 'paid',
+      paymentRef: purchase.providerRef,
+    };
   }
 
   private async mailReceipt(purchase: PurchaseRecord, transfer: TransferRecord): Promise<void> {

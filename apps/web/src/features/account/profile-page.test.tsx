@@ -4,7 +4,7 @@ import { changeLocale } from '../../i18n';
 import { coded, json, mockApi } from '../../test/api-mock';
 import { authHarness } from '../../test/auth-harness';
 import { signedInState } from '../../test/fixtures';
-import { byTestId, click, type Rendered, render, settle, typeInto } from '../../test/render';
+import { byTestId, click, type Rendered, render, settle, typeInto, until } from '../../test/render';
 import { RequireAuth } from '../auth/require-auth';
 import { userProfile } from './profile.fixture';
 import { firstnameUpdate } from './profile-form';
@@ -71,6 +71,8 @@ describe('/account/profile: first name and language', () => {
       language.dispatchEvent(new Event('change', { bubbles: true }));
     });
     await click(byTestId(root, 'profile-save'));
+    // The French texts are loaded on demand (a separate chunk): wait for them rather than for a number of ticks.
+    await until(() => document.documentElement.lang === 'fr', 'the French texts');
     await settle();
     expect(document.documentElement.lang).toBe('fr');
     expect(localStorage.getItem('ferry.locale')).toBe('fr');
