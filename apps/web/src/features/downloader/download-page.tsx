@@ -244,6 +244,7 @@ export function DownloadPage() {
   const navigate = useNavigate();
   const describe = useDescribeError();
   const toast = useToast();
+  const queryClient = useQueryClient();
   const [password, setPassword] = useState<string | undefined>(undefined);
   const valid = TransferId.safeParse(transferId).success;
   const info = useQuery({
@@ -312,7 +313,11 @@ export function DownloadPage() {
             highlightedId={fileId}
             onPasswordRejected={() => setPassword(undefined)}
             onPurchased={(token) => {
+              // Paid (the server said so with the token): unlocked at once, then asked anew with the token.
+              const key = ['download-info', transferId, password ?? null, userSecret ?? null, token];
+              queryClient.setQueryData(key, { ...data, purchased: true });
               setPurchaseToken(token);
+              void queryClient.invalidateQueries({ queryKey: key });
               toast.show(t('billing:purchase_done'), 'success');
             }}
           />
