@@ -296,6 +296,7 @@ export async function createFerry(
       config.productName,
       logger.child({ component: 'auth' }),
     );
+    auth.recordSecurity(securityLog);
     // Links in mails start with the public origin asked at send time; with PORT=0 that is the port the app is
     // given when it listens, known only once the app below exists.
     let appServer: Server | undefined;
@@ -338,6 +339,7 @@ export async function createFerry(
       new AddedFileUploadAuth(additionsRepo),
     );
     transfers.limitAnonymous({ limiter: rateLimiter, ...config.anonymous });
+    transfers.recordSecurity(securityLog);
     const dashboard = (() => {
       const dashboardRepo = new DashboardRepository(database.db);
       const access = new DashboardAccess(repo, accounts);
@@ -388,6 +390,7 @@ export async function createFerry(
         jobs,
         log,
       );
+      actions.recordSecurity(securityLog);
       return { read, actions, clones, additions };
     })();
 
@@ -521,6 +524,7 @@ export async function createFerry(
       (userId) => limits.planOf(userId),
       async (userId) => (await accounts.user(userId))?.suspendedAt != null,
     );
+    downloads.recordSecurity(securityLog);
     downloads.restrictReceived((transfer, userId) => receive.mayDownload(transfer, userId));
     // Selling files: a priced transfer is downloaded with a purchase, paid through a card provider.
     const purchases = new PurchaseService(

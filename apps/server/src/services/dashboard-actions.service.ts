@@ -1,3 +1,4 @@
+import type { SecurityLog } from './security-log.js';
 import {
   checkFileName,
   PLAN_LIMITS,
@@ -49,6 +50,28 @@ export class DashboardActionsService {
     private readonly logger: Logger,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  private security: SecurityLog | null = null;
+
+  /** Disabling and deleting a transfer are written to its owner's team security log. */
+  recordSecurity(log: SecurityLog): void {
+    this.security = log;
+  }
+
+  private async logTransfer(
+    transfer: TransferRecord,
+    auth: Authenticated | null,
+    action: 'transfer-disabled' | 'transfer-deleted',
+  ): Promise<void> {
+    if (!transfer.ownerId) return;
+    await this.security?.record({
+      userId: transfer.ownerId,
+      action,
+      actorUserId: auth?.user.id ?? null,
+      tokenId: auth?.tokenId ?? null,
+      target: transfer.id,
+    });
+  }
 
   // --- changing ------------------------------------------------------------------------------------------
 
@@ -218,6 +241,7 @@ export class DashboardActionsService {
       await tx.addEvents(transferId, [{ type: to, actor: actor(caller) }]);
       return true;
     });
+    if (changed && !enabled) await this.logTransfer(transfer, auth, 'transfer-disabled');
     if (changed && enabled) {
       // What could not go out while it was disabled goes out now.
       const now = (await this.transfers.find(transferId))!;
@@ -253,6 +277,7 @@ export class DashboardActionsService {
       ]);
       return { transfer: locked, files };
     });
+    await this.logTransfer(transfer, auth, 'transfer-deleted');
     // Files still being added go too (their addition can no longer be completed on a deleted transfer).
     await this.additions.discardAll(transferId);
     if (current.transfer.expiredAt) return;
