@@ -1,4 +1,3 @@
-import type { SecurityEvent, SecurityLog } from './security-log.js';
 import {
   type ApiTokenCreated,
   type ApiTokenInfo,
@@ -40,6 +39,7 @@ import { AppError } from './app-error.js';
 import { planOf } from './effective-plan.js';
 import type { MailQueue } from './notification.service.js';
 import type { PasswordHasher, RateLimiter } from './ports.js';
+import type { SecurityEvent, SecurityLog } from './security-log.js';
 import { permissionsOf } from './user.service.js';
 
 /** Who made a request, once its credential checked out. */

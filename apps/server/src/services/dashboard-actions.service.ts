@@ -1,4 +1,3 @@
-import type { SecurityLog } from './security-log.js';
 import {
   checkFileName,
   PLAN_LIMITS,
@@ -26,6 +25,7 @@ import { expiryFrom } from './dashboard-view.js';
 import type { LimitsService, SenderLimits } from './limits.service.js';
 import { NotificationService } from './notification.service.js';
 import type { NewTransferEvent, PasswordHasher, TransferRecord, TransferRepository } from './ports.js';
+import type { SecurityLog } from './security-log.js';
 import type { TransferService, UploadStorage } from './transfer.service.js';
 
 const DAY_MS = 86_400_000;

@@ -1,4 +1,3 @@
-import type { SecurityLog } from './security-log.js';
 import type { Readable } from 'node:stream';
 import {
   type Currency,
@@ -21,6 +20,7 @@ import type {
   TransferRecord,
   TransferRepository,
 } from './ports.js';
+import type { SecurityLog } from './security-log.js';
 import { toFile } from './transfer.service.js';
 
 export interface BlobReader {

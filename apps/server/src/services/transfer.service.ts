@@ -1,4 +1,3 @@
-import type { SecurityLog } from './security-log.js';
 import {
   addDays,
   checkFileName,
@@ -36,6 +35,7 @@ import {
   type TransferRecord,
   type TransferRepository,
 } from './ports.js';
+import type { SecurityLog } from './security-log.js';
 
 /** Who is acting: an anonymous visitor (plan NONE) or a signed-in user with their plan. */
 export interface Actor {
