@@ -62,15 +62,19 @@ export class DashboardActionsService {
     transfer: TransferRecord,
     auth: Authenticated | null,
     action: 'transfer-disabled' | 'transfer-deleted',
+    tx: DashboardRepository,
   ): Promise<void> {
     if (!transfer.ownerId) return;
-    await this.security?.record({
-      userId: transfer.ownerId,
-      action,
-      actorUserId: auth?.user.id ?? null,
-      tokenId: auth?.tokenId ?? null,
-      target: transfer.id,
-    });
+    await this.security?.record(
+      {
+        userId: transfer.ownerId,
+        action,
+        actorUserId: auth?.user.id ?? null,
+        tokenId: auth?.tokenId ?? null,
+        target: transfer.id,
+      },
+      tx.queryable,
+    );
   }
 
   // --- changing ------------------------------------------------------------------------------------------
@@ -239,9 +243,10 @@ export class DashboardActionsService {
         );
       await tx.update(transferId, { status: to });
       await tx.addEvents(transferId, [{ type: to, actor: actor(caller) }]);
+      // In the same transaction: the change and its entry stand or fall together.
+      if (!enabled) await this.logTransfer(current, auth, 'transfer-disabled', tx);
       return true;
     });
-    if (changed && !enabled) await this.logTransfer(transfer, auth, 'transfer-disabled');
     if (changed && enabled) {
       // What could not go out while it was disabled goes out now.
       const now = (await this.transfers.find(transferId))!;
@@ -275,9 +280,9 @@ export class DashboardActionsService {
           },
         },
       ]);
+      await this.logTransfer(locked, auth, 'transfer-deleted', tx);
       return { transfer: locked, files };
     });
-    await this.logTransfer(transfer, auth, 'transfer-deleted');
     // Files still being added go too (their addition can no longer be completed on a deleted transfer).
     await this.additions.discardAll(transferId);
     if (current.transfer.expiredAt) return;
