@@ -118,4 +118,13 @@ describe('ferry team logs', () => {
     const own = await logs(['--json']);
     expect([own.code, own.stdout.trim()]).toEqual([0, '[]']);
   });
+
+  it("reads a member's team log at the manager's uid; exits 3 when the server refuses it", async () => {
+    server.addAccount({ email: 'member@example.com', password: PASSWORD }).managerId = manager.uid;
+    await login('member@example.com');
+    const run = await logs(['--json']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('USER_MANAGER');
+    expect(server.securityLogQueries.at(-1)?.split(' ')[0]).toBe(manager.uid);
+  });
 });

@@ -98,6 +98,8 @@ export interface FakeAccount {
   planCode?: string | null;
   planEndsAt?: string | null;
   seats?: number | null;
+  /** A team member: their manager's uid (GET /api/auth/me says so). */
+  managerId?: string | null;
 }
 
 /** An invoice as the operator routes list it (packages/core OperatorInvoice). */
@@ -287,7 +289,7 @@ export class FakeFerryServer {
   };
   /** Addresses of the server's operators (OPERATOR_EMAILS); to anyone else /api/operator/… answers 404. */
   readonly operators = new Set<string>();
-  /** Security-log entries by team id (a manager's uid), newest first; and each query the CLI sent. */
+  /** Security-log entries by team id (a manager's uid), newest first; each request as "teamId query". */
   readonly securityLogs = new Map<string, SecurityLogEntry[]>();
   readonly securityLogQueries: string[] = [];
   readonly invoices: FakeInvoice[] = [];
@@ -548,10 +550,10 @@ export class FakeFerryServer {
       user: a ? { uid: a.uid, email: a.email, displayName: a.displayName } : null,
       planType: a?.planType ?? 'NONE',
       payingUser: a !== undefined && a.planType !== 'NONE',
-      managerId: null,
+      managerId: a?.managerId ?? null,
       lastLogin: a?.lastLogin ?? null,
       currentSignInProvider: actor ? (actor.apiToken ? 'api_token' : 'password') : null,
-      authorization: { managerId: null, permissions: [] },
+      authorization: { managerId: a?.managerId ?? null, permissions: [] },
       sessionExpireTimestamp: actor?.session?.expiresAt ?? null,
       chosenPlan: null,
     };
@@ -718,9 +720,9 @@ export class FakeFerryServer {
     if (m === 'GET' && teamLogs) {
       if (!actor) return refuse(401, 'UNAUTHORIZED', 'Sign in first.');
       const teamId = decodeURIComponent(teamLogs[1] ?? '');
-      if (teamId !== actor.account.uid) return refuse(404, 'NOT_FOUND', 'No such team.');
       const q = url.searchParams;
-      this.securityLogQueries.push(q.toString());
+      this.securityLogQueries.push(`${teamId} ${q}`);
+      if (teamId !== actor.account.uid) return refuse(404, 'NOT_FOUND', 'No such team.');
       const from = q.get('from');
       const all = (this.securityLogs.get(teamId) ?? []).filter(
         (e) => (!q.get('action') || e.action === q.get('action')) && (!from || e.at >= from),
