@@ -128,7 +128,9 @@ describe('one entry per action', () => {
       json: { code: totp.generate() },
     });
     expect(enabled.status).toBe(200);
-    expect(await entries(who.uid, 'second-factor-enabled')).toHaveLength(1);
+    const on = await entries(who.uid, 'second-factor-enabled');
+    expect(on).toHaveLength(1);
+    expect(on[0]!.ip).toMatch(/127\.0\.0\.1/);
 
     expect((await signIn(who.email, PASSWORD, 'not-a-recovery-code')).status).toBe(401);
     const failed = await entries(who.uid, 'sign-in-failed');

@@ -496,6 +496,7 @@ export class AuthService {
   async signOut(
     auth: Authenticated | null,
     options: { revokeAllSessions: boolean },
+    ctx?: Pick<AuthRequestContext, 'ip' | 'userAgent'>,
   ): Promise<{ revoked: number }> {
     if (!auth) return { revoked: 0 };
     if (options.revokeAllSessions) {
@@ -504,6 +505,8 @@ export class AuthService {
         userId: auth.user.id,
         action: 'sessions-revoked',
         actorUserId: auth.user.id,
+        ip: ctx?.ip ?? null,
+        userAgent: ctx?.userAgent ?? null,
         details: { scope: 'all', revoked },
       });
       return { revoked };
@@ -625,13 +628,19 @@ export class AuthService {
     }));
   }
 
-  async revokeSession(auth: Authenticated, id: string): Promise<void> {
+  async revokeSession(
+    auth: Authenticated,
+    id: string,
+    ctx?: Pick<AuthRequestContext, 'ip' | 'userAgent'>,
+  ): Promise<void> {
     if (!(await this.repo.revokeSession(auth.user.id, id)))
       throw new AppError('NOT_FOUND', 'No such session (it may have ended already).');
     await this.logSecurity({
       userId: auth.user.id,
       action: 'sessions-revoked',
       actorUserId: auth.user.id,
+      ip: ctx?.ip ?? null,
+      userAgent: ctx?.userAgent ?? null,
       target: id,
       details: { scope: 'one', revoked: 1 },
     });
@@ -674,7 +683,11 @@ export class AuthService {
     return { secret, otpauthUrl: this.secondFactor.otpauthUrl(secret, auth.user.email) };
   }
 
-  async enableTotp(auth: Authenticated, code: string): Promise<RecoveryCodesResponse> {
+  async enableTotp(
+    auth: Authenticated,
+    code: string,
+    ctx?: Pick<AuthRequestContext, 'ip' | 'userAgent'>,
+  ): Promise<RecoveryCodesResponse> {
     notByApiToken(auth);
     const user = (await this.repo.user(auth.user.id))!;
     if (user.totpEnabledAt) throw new AppError('CONFLICT', 'The second factor is on already.');
@@ -688,11 +701,21 @@ export class AuthService {
     const { codes, hashes } = this.secondFactor.recoveryCodes();
     if (!(await this.repo.enableTotp(user.id, step, hashes)))
       throw new AppError('CONFLICT', 'The second factor is on already.');
-    await this.logSecurity({ userId: user.id, action: 'second-factor-enabled', actorUserId: user.id });
+    await this.logSecurity({
+      userId: user.id,
+      action: 'second-factor-enabled',
+      actorUserId: user.id,
+      ip: ctx?.ip ?? null,
+      userAgent: ctx?.userAgent ?? null,
+    });
     return { recoveryCodes: codes };
   }
 
-  async disableTotp(auth: Authenticated, password: string): Promise<void> {
+  async disableTotp(
+    auth: Authenticated,
+    password: string,
+    ctx?: Pick<AuthRequestContext, 'ip' | 'userAgent'>,
+  ): Promise<void> {
     notByApiToken(auth);
     await this.limit(`signin:${auth.user.email.toLowerCase()}`, LIMITS.signInPerAddress);
     if (!auth.user.passwordHash || !(await this.passwords.verify(auth.user.passwordHash, password)))
@@ -702,6 +725,8 @@ export class AuthService {
       userId: auth.user.id,
       action: 'second-factor-disabled',
       actorUserId: auth.user.id,
+      ip: ctx?.ip ?? null,
+      userAgent: ctx?.userAgent ?? null,
     });
   }
 
