@@ -41,6 +41,7 @@ import { paymentWebhookRoutes } from './http/routes/payment-webhooks.routes.js';
 import { purchaseRoutes } from './http/routes/purchase.routes.js';
 import { receiveRoutes } from './http/routes/receive.routes.js';
 import { salesRoutes } from './http/routes/sales.routes.js';
+import { securityLogRoutes } from './http/routes/security-log.routes.js';
 import { transferRoutes } from './http/routes/transfer.routes.js';
 import { userRoutes } from './http/routes/user.routes.js';
 import { widgetScriptRoutes } from './http/routes/widget-script.routes.js';
@@ -66,6 +67,7 @@ import type { ReceiveService } from './services/receive.service.js';
 import type { ReceiveRequestService } from './services/receive-request.service.js';
 import type { SalesService } from './services/sales.service.js';
 import type { SecurityLog } from './services/security-log.js';
+import type { SecurityLogAdminService } from './services/security-log-admin.service.js';
 import type { SubscriptionService } from './services/subscription.service.js';
 import type { TaxService } from './services/tax.service.js';
 import type { TransferService } from './services/transfer.service.js';
@@ -98,6 +100,8 @@ export interface AppDeps {
   operators: OperatorAccess;
   /** Teams' security logs (the admin console lists and exports them). */
   securityLog: SecurityLog;
+  /** Teams' security logs as the admin console and `ferry team logs` read them, and their retention. */
+  securityLogs: SecurityLogAdminService;
   /** EU VAT decisions (GET /api/pay/subscriptions/tax-rates). */
   taxes: TaxService;
   /** Invoices: the owner's list and PDFs, the operators' list, mark-paid and void. */
@@ -216,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes(deps.auth, publicOrigin, secure, config.publicUrl ?? null));
   await app.register(oidcRoutes(deps.oidc, deps.auth, callerOrigin, secure));
   await app.register(limitsRoutes(deps.limits));
+  await app.register(securityLogRoutes(deps.securityLogs));
   await app.register(userRoutes(deps.users));
   await app.register(contactsRoutes(deps.contacts));
   await app.register(salesRoutes(deps.sales));

@@ -25,6 +25,7 @@ import { PgProviderEvents } from './db/provider-events.repository.js';
 import { PgPurchaseRepository } from './db/purchase.repository.js';
 import { PgReceiveRepository } from './db/receive.repository.js';
 import { PgSalesRepository } from './db/sales.repository.js';
+import { PgSecurityLogRepository } from './db/security-log.repository.js';
 import { PgSubscriptionRepository, type SubscriptionRecord } from './db/subscription.repository.js';
 import { PgTeamRepository } from './db/team.repository.js';
 import { PgTransferRepository } from './db/transfer.repository.js';
@@ -82,6 +83,7 @@ import { ReceivePoints } from './services/receive-points.js';
 import { ReceiveRequestService } from './services/receive-request.service.js';
 import { SalesService } from './services/sales.service.js';
 import { PgSecurityLog } from './services/security-log.js';
+import { SecurityLogAdminService } from './services/security-log-admin.service.js';
 import { SubscriptionService } from './services/subscription.service.js';
 import { SubscriptionDunning } from './services/subscription-dunning.js';
 import { subscriptionLine } from './services/subscription-view.js';
@@ -97,6 +99,8 @@ export const VERSION: string = JSON.parse(
 
 /** The queue of the hourly sweep of abandoned uploads. */
 export const SWEEP_UNFINISHED = 'maintenance.sweep-unfinished';
+/** Daily: security-log entries older than their team's retention are deleted. */
+export const PURGE_SECURITY_LOG = 'maintenance.purge-security-log';
 
 /** Billing as the tests and the integrator reach it. */
 export interface FerryBilling {
@@ -123,6 +127,8 @@ export type FerryOverrides = FerryOptions;
 
 export interface Ferry {
   app: FastifyInstance;
+  /** Teams' security logs: listing, export, retention and its daily purge. */
+  securityLogs: SecurityLogAdminService;
   billing: FerryBilling;
   config: Config;
   cleanup: CleanupService;
@@ -238,6 +244,13 @@ export async function createFerry(
       maintenanceIntervalSeconds: config.jobMaintenanceSeconds,
       queues: [
         { name: SWEEP_UNFINISHED, policy: 'singleton', retryLimit: 3, retryDelay: 60, expireInSeconds: 3600 },
+        {
+          name: PURGE_SECURITY_LOG,
+          policy: 'singleton',
+          retryLimit: 3,
+          retryDelay: 300,
+          expireInSeconds: 3600,
+        },
         mailQueueDefinition(config.mail.job),
         {
           name: TRANSFER_DISPATCH,
@@ -296,6 +309,9 @@ export async function createFerry(
       config.productName,
       logger.child({ component: 'auth' }),
     );
+    auth.recordSecurity(securityLog);
+    const securityLogs = new SecurityLogAdminService(new PgSecurityLogRepository(database.pool), options.now);
+    securityLogs.recordSecurity(securityLog);
     // Links in mails start with the public origin asked at send time; with PORT=0 that is the port the app is
     // given when it listens, known only once the app below exists.
     let appServer: Server | undefined;
@@ -338,6 +354,7 @@ export async function createFerry(
       new AddedFileUploadAuth(additionsRepo),
     );
     transfers.limitAnonymous({ limiter: rateLimiter, ...config.anonymous });
+    transfers.recordSecurity(securityLog);
     const dashboard = (() => {
       const dashboardRepo = new DashboardRepository(database.db);
       const access = new DashboardAccess(repo, accounts);
@@ -388,6 +405,7 @@ export async function createFerry(
         jobs,
         log,
       );
+      actions.recordSecurity(securityLog);
       return { read, actions, clones, additions };
     })();
 
@@ -498,6 +516,12 @@ export async function createFerry(
       return { ...done, subscriptions };
     });
     await jobs.schedule(SWEEP_UNFINISHED, '17 * * * *'); // hourly, once across all instances
+    await jobs.work(PURGE_SECURITY_LOG, async () => {
+      const purged = await securityLogs.purge();
+      if (purged > 0) logger.info({ purged }, 'purged security-log entries past their retention');
+      return { purged };
+    });
+    await jobs.schedule(PURGE_SECURITY_LOG, '41 3 * * *'); // daily, once across all instances
     await jobs.schedule(MAINTENANCE_TICK, config.notifications.maintenanceCron);
     const depthTimer = setInterval(() => {
       jobs.depths().then(
@@ -521,6 +545,7 @@ export async function createFerry(
       (userId) => limits.planOf(userId),
       async (userId) => (await accounts.user(userId))?.suspendedAt != null,
     );
+    downloads.recordSecurity(securityLog);
     downloads.restrictReceived((transfer, userId) => receive.mayDownload(transfer, userId));
     // Selling files: a priced transfer is downloaded with a purchase, paid through a card provider.
     const purchases = new PurchaseService(
@@ -584,6 +609,7 @@ export async function createFerry(
       operatorBilling: billing.operatorBilling,
       purchases,
       securityLog,
+      securityLogs,
       operatorConsole: new OperatorService(operators, new PgOperatorRepository(database.pool), repo),
       uploadStore,
       cardProviders,
@@ -607,6 +633,7 @@ export async function createFerry(
         : null;
     return {
       app,
+      securityLogs,
       billing,
       config,
       cleanup,

@@ -113,6 +113,11 @@ export const routes: RouteObject[] = [
                         path: 'admin/inboxes/:inboxId/widgets/:widgetId',
                         ...page(() => import('./routes/dashboard-inboxes-widget.route')),
                       },
+                      // Spec §2 /dashboard/admin/security-logs: the team's security log.
+                      {
+                        path: 'admin/security-logs',
+                        ...page(() => import('./routes/dashboard-security-logs.route')),
+                      },
                       // The spec's dashboard pages not built yet say so (core's table names them).
                       ...DASHBOARD_COMING_ROUTES.map((path) => ({
                         path: path.slice('/dashboard/'.length),

@@ -29,6 +29,9 @@ import {
   type RegisterRequest,
   RegisterResponse,
   SESSION_COOKIE_STAY_SIGNED_IN_MINUTES,
+  SecurityLogPage,
+  type SecurityLogQuery,
+  SecurityLogSettings,
   SenderVerificationResendResponse,
   SenderVerificationResponse,
   SessionCookieResponse,
@@ -438,6 +441,34 @@ export class FerryClient {
     return this.request('GET', '/transfer/transfers', {
       schema: TransferListResponse,
       query: { ...rest, status: typeof status === 'string' ? status : status?.join(',') },
+      idempotent: true,
+    });
+  }
+
+  // --- a team's security log (the manager, or a member with USER_MANAGER; anyone else: 404 NOT_FOUND) ---
+
+  /** `GET /team/{teamId}/security-logs`: entries newest first; give `nextCursor` back as `cursor` for more. */
+  listSecurityLogs(teamId: string, query: SecurityLogQuery = {}): Promise<SecurityLogPage> {
+    return this.request('GET', `/team/${encodeURIComponent(teamId)}/security-logs`, {
+      schema: SecurityLogPage,
+      query: { ...query, limit: query.limit as number | undefined },
+      idempotent: true,
+    });
+  }
+
+  /** `GET /team/{teamId}/security-log-settings`: how many days entries are kept. */
+  securityLogSettings(teamId: string): Promise<SecurityLogSettings> {
+    return this.request('GET', `/team/${encodeURIComponent(teamId)}/security-log-settings`, {
+      schema: SecurityLogSettings,
+      idempotent: true,
+    });
+  }
+
+  /** `PUT /team/{teamId}/security-log-settings`: the retention, 30 to 3650 days. */
+  setSecurityLogSettings(teamId: string, settings: SecurityLogSettings): Promise<SecurityLogSettings> {
+    return this.request('PUT', `/team/${encodeURIComponent(teamId)}/security-log-settings`, {
+      schema: SecurityLogSettings,
+      body: settings,
       idempotent: true,
     });
   }

@@ -1,6 +1,7 @@
 import type { TransferDirection, TransferListSort, TransferStatus, TransferType } from '@ferry/core';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { NewTransferEvent, TransferRecord } from '../services/ports.js';
+import { drizzleQueryable, type Queryable } from '../services/security-log.js';
 import type { Database } from './client.js';
 import { transferEvents, transferFiles, transferRecipients, transfers } from './schema.js';
 import { PgTransferRepository } from './transfer.repository.js';
@@ -109,6 +110,11 @@ function containing(q: string): string {
  */
 export class DashboardRepository {
   constructor(private readonly db: Database) {}
+
+  /** This repository's database (inside withLock: the transaction), for a security-log entry made with the change. */
+  get queryable(): Queryable {
+    return drizzleQueryable(this.db);
+  }
 
   /** One page (`limit` rows) of the list in sort order: sent and received merged by keyset. */
   async list(filter: TransferListFilter, limit: number): Promise<TransferListRow[]> {

@@ -928,3 +928,10 @@ export const securityLog = pgTable(
     index('security_log_actor_idx').on(t.teamId, t.actorUserId, t.at),
   ],
 );
+
+/** A team's security-log settings: how many days entries are kept (365 without a row). */
+export const securityLogSettings = pgTable('security_log_settings', {
+  teamId: text('team_id').primaryKey(),
+  retentionDays: integer('retention_days').notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});

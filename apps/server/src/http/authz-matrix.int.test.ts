@@ -549,6 +549,26 @@ const TABLE: Record<string, Row> = {
     expect: owner(200),
     call: ({ target }) => ({ path: `/api/user/teams/${target.uid}/members/${target.uid}` }),
   },
+  // --- a team's security log: its manager (an account without a team: its own) or a USER_MANAGER member ---
+  'GET /api/team/:teamId/security-logs': {
+    expect: owner(200),
+    call: ({ target }) => ({ path: `/api/team/${target.uid}/security-logs` }),
+  },
+  'GET /api/team/:teamId/security-logs/export': {
+    expect: owner(200),
+    call: ({ target }) => ({ path: `/api/team/${target.uid}/security-logs/export?format=json` }),
+  },
+  'GET /api/team/:teamId/security-log-settings': {
+    expect: owner(200),
+    call: ({ target }) => ({ path: `/api/team/${target.uid}/security-log-settings` }),
+  },
+  'PUT /api/team/:teamId/security-log-settings': {
+    expect: owner(200),
+    call: ({ target }) => ({
+      path: `/api/team/${target.uid}/security-log-settings`,
+      body: { retentionDays: 365 },
+    }),
+  },
   'GET /api/user/locations/country': {
     expect: same(200),
     call: () => ({ path: '/api/user/locations/country' }),

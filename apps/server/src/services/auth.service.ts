@@ -39,6 +39,7 @@ import { AppError } from './app-error.js';
 import { planOf } from './effective-plan.js';
 import type { MailQueue } from './notification.service.js';
 import type { PasswordHasher, RateLimiter } from './ports.js';
+import type { SecurityEvent, SecurityLog } from './security-log.js';
 import { permissionsOf } from './user.service.js';
 
 /** Who made a request, once its credential checked out. */
@@ -128,6 +129,17 @@ export class AuthService {
     this.key = new TextEncoder().encode(jwtSecret);
   }
 
+  private security: SecurityLog | null = null;
+
+  /** The team security log every sign-in, failure, second-factor, password and session change is written to. */
+  recordSecurity(log: SecurityLog): void {
+    this.security = log;
+  }
+
+  private async logSecurity(event: SecurityEvent): Promise<void> {
+    await this.security?.record(event);
+  }
+
   // --- sign-up -------------------------------------------------------------------------------------------
 
   async register(input: RegisterRequest, ctx: AuthRequestContext): Promise<{ sentTo: string }> {
@@ -174,6 +186,15 @@ export class AuthService {
     const user = await this.repo.userByEmail(address);
     const hash = user?.passwordHash ?? (await this.dummy());
     const ok = (await this.passwords.verify(hash, request.password)) && user?.passwordHash != null;
+    if (user && !ok)
+      await this.logSecurity({
+        userId: user.id,
+        action: 'sign-in-failed',
+        actorLabel: user.email,
+        ip: ctx.ip,
+        userAgent: ctx.userAgent ?? null,
+        details: { method: 'password', reason: 'password' },
+      });
     if (!ok || !user)
       throw new AppError('INVALID_CREDENTIALS', 'The e-mail address or the password is not right.');
     if (!user.emailVerifiedAt) {
@@ -186,10 +207,19 @@ export class AuthService {
     if (user.totpEnabledAt) {
       if (!request.totp)
         throw new AppError('SECOND_FACTOR_REQUIRED', 'Enter the code from your authenticator app.');
-      if (!(await this.secondFactorAccepts(user, request.totp)))
+      if (!(await this.secondFactorAccepts(user, request.totp))) {
+        await this.logSecurity({
+          userId: user.id,
+          action: 'sign-in-failed',
+          actorLabel: user.email,
+          ip: ctx.ip,
+          userAgent: ctx.userAgent ?? null,
+          details: { method: 'password', reason: 'second-factor' },
+        });
         throw new AppError('SECOND_FACTOR_REQUIRED', 'This code is not right.', {
           details: { wrongCode: true },
         });
+      }
     }
     await this.limiter.reset(`signin:${address}`);
     return this.idToken(user, 'password');
@@ -232,6 +262,13 @@ export class AuthService {
     // Whoever knew the old password is signed out, id tokens included; following the link proves the address.
     await this.endSignIns(userId, null);
     await this.repo.markVerified(userId);
+    await this.logSecurity({
+      userId,
+      action: 'password-reset',
+      actorUserId: userId,
+      ip: ctx.ip,
+      userAgent: ctx.userAgent ?? null,
+    });
     await this.limiter.reset(`signin:${(await this.repo.user(userId))!.email.toLowerCase()}`);
     return this.idToken((await this.repo.user(userId))!, 'password');
   }
@@ -261,6 +298,14 @@ export class AuthService {
     if (!(await this.repo.replacePassword(user.id, user.passwordHash, hash)))
       throw new AppError('CONFLICT', 'The password was changed meanwhile: sign in again.');
     const revoked = await this.endSignIns(user.id, auth.session?.id ?? null);
+    await this.logSecurity({
+      userId: user.id,
+      action: 'password-changed',
+      actorUserId: user.id,
+      ip: ctx.ip,
+      userAgent: ctx.userAgent ?? null,
+      details: { sessionsEnded: revoked },
+    });
     await this.limiter.reset(`signin:${address}`);
     const changedAt = this.now();
     const rendered = await passwordChanged(
@@ -342,6 +387,14 @@ export class AuthService {
     if (!(await this.repo.createSession(session, options.generation ?? null)))
       throw invalidToken('This id token is not valid any more: sign in again.');
     await this.repo.recordSignIn(user.id, provider);
+    await this.logSecurity({
+      userId: user.id,
+      action: 'sign-in',
+      actorUserId: user.id,
+      ip: ctx.ip,
+      userAgent: ctx.userAgent ?? null,
+      details: { method: provider, sessionId: session.id },
+    });
     return {
       sessionCookie: await this.sessionToken(user, session.id, provider, issuedAt, expiresAt),
       sessionExpireTimestamp: expiresAt.getTime(),
@@ -443,9 +496,21 @@ export class AuthService {
   async signOut(
     auth: Authenticated | null,
     options: { revokeAllSessions: boolean },
+    ctx?: Pick<AuthRequestContext, 'ip' | 'userAgent'>,
   ): Promise<{ revoked: number }> {
     if (!auth) return { revoked: 0 };
-    if (options.revokeAllSessions) return { revoked: await this.endSignIns(auth.user.id, null) };
+    if (options.revokeAllSessions) {
+      const revoked = await this.endSignIns(auth.user.id, null);
+      await this.logSecurity({
+        userId: auth.user.id,
+        action: 'sessions-revoked',
+        actorUserId: auth.user.id,
+        ip: ctx?.ip ?? null,
+        userAgent: ctx?.userAgent ?? null,
+        details: { scope: 'all', revoked },
+      });
+      return { revoked };
+    }
     if (!auth.session) return { revoked: 0 }; // an API token is revoked from /account/integrations
     return { revoked: (await this.repo.revokeSession(auth.user.id, auth.session.id)) ? 1 : 0 };
   }
@@ -563,9 +628,22 @@ export class AuthService {
     }));
   }
 
-  async revokeSession(auth: Authenticated, id: string): Promise<void> {
+  async revokeSession(
+    auth: Authenticated,
+    id: string,
+    ctx?: Pick<AuthRequestContext, 'ip' | 'userAgent'>,
+  ): Promise<void> {
     if (!(await this.repo.revokeSession(auth.user.id, id)))
       throw new AppError('NOT_FOUND', 'No such session (it may have ended already).');
+    await this.logSecurity({
+      userId: auth.user.id,
+      action: 'sessions-revoked',
+      actorUserId: auth.user.id,
+      ip: ctx?.ip ?? null,
+      userAgent: ctx?.userAgent ?? null,
+      target: id,
+      details: { scope: 'one', revoked: 1 },
+    });
   }
 
   async tokens(auth: Authenticated): Promise<ApiTokenInfo[]> {
@@ -605,7 +683,11 @@ export class AuthService {
     return { secret, otpauthUrl: this.secondFactor.otpauthUrl(secret, auth.user.email) };
   }
 
-  async enableTotp(auth: Authenticated, code: string): Promise<RecoveryCodesResponse> {
+  async enableTotp(
+    auth: Authenticated,
+    code: string,
+    ctx?: Pick<AuthRequestContext, 'ip' | 'userAgent'>,
+  ): Promise<RecoveryCodesResponse> {
     notByApiToken(auth);
     const user = (await this.repo.user(auth.user.id))!;
     if (user.totpEnabledAt) throw new AppError('CONFLICT', 'The second factor is on already.');
@@ -619,15 +701,33 @@ export class AuthService {
     const { codes, hashes } = this.secondFactor.recoveryCodes();
     if (!(await this.repo.enableTotp(user.id, step, hashes)))
       throw new AppError('CONFLICT', 'The second factor is on already.');
+    await this.logSecurity({
+      userId: user.id,
+      action: 'second-factor-enabled',
+      actorUserId: user.id,
+      ip: ctx?.ip ?? null,
+      userAgent: ctx?.userAgent ?? null,
+    });
     return { recoveryCodes: codes };
   }
 
-  async disableTotp(auth: Authenticated, password: string): Promise<void> {
+  async disableTotp(
+    auth: Authenticated,
+    password: string,
+    ctx?: Pick<AuthRequestContext, 'ip' | 'userAgent'>,
+  ): Promise<void> {
     notByApiToken(auth);
     await this.limit(`signin:${auth.user.email.toLowerCase()}`, LIMITS.signInPerAddress);
     if (!auth.user.passwordHash || !(await this.passwords.verify(auth.user.passwordHash, password)))
       throw new AppError('INVALID_CREDENTIALS', 'The password is not right.');
     await this.repo.disableTotp(auth.user.id);
+    await this.logSecurity({
+      userId: auth.user.id,
+      action: 'second-factor-disabled',
+      actorUserId: auth.user.id,
+      ip: ctx?.ip ?? null,
+      userAgent: ctx?.userAgent ?? null,
+    });
   }
 
   async newRecoveryCodes(auth: Authenticated, code: string): Promise<RecoveryCodesResponse> {

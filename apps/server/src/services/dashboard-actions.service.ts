@@ -25,6 +25,7 @@ import { expiryFrom } from './dashboard-view.js';
 import type { LimitsService, SenderLimits } from './limits.service.js';
 import { NotificationService } from './notification.service.js';
 import type { NewTransferEvent, PasswordHasher, TransferRecord, TransferRepository } from './ports.js';
+import type { SecurityLog } from './security-log.js';
 import type { TransferService, UploadStorage } from './transfer.service.js';
 
 const DAY_MS = 86_400_000;
@@ -49,6 +50,32 @@ export class DashboardActionsService {
     private readonly logger: Logger,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  private security: SecurityLog | null = null;
+
+  /** Disabling and deleting a transfer are written to its owner's team security log. */
+  recordSecurity(log: SecurityLog): void {
+    this.security = log;
+  }
+
+  private async logTransfer(
+    transfer: TransferRecord,
+    auth: Authenticated | null,
+    action: 'transfer-disabled' | 'transfer-deleted',
+    tx: DashboardRepository,
+  ): Promise<void> {
+    if (!transfer.ownerId) return;
+    await this.security?.record(
+      {
+        userId: transfer.ownerId,
+        action,
+        actorUserId: auth?.user.id ?? null,
+        tokenId: auth?.tokenId ?? null,
+        target: transfer.id,
+      },
+      tx.queryable,
+    );
+  }
 
   // --- changing ------------------------------------------------------------------------------------------
 
@@ -216,6 +243,8 @@ export class DashboardActionsService {
         );
       await tx.update(transferId, { status: to });
       await tx.addEvents(transferId, [{ type: to, actor: actor(caller) }]);
+      // In the same transaction: the change and its entry stand or fall together.
+      if (!enabled) await this.logTransfer(current, auth, 'transfer-disabled', tx);
       return true;
     });
     if (changed && enabled) {
@@ -251,6 +280,7 @@ export class DashboardActionsService {
           },
         },
       ]);
+      await this.logTransfer(locked, auth, 'transfer-deleted', tx);
       return { transfer: locked, files };
     });
     // Files still being added go too (their addition can no longer be completed on a deleted transfer).

@@ -20,6 +20,7 @@ import type {
   TransferRecord,
   TransferRepository,
 } from './ports.js';
+import type { SecurityLog } from './security-log.js';
 import { toFile } from './transfer.service.js';
 
 export interface BlobReader {
@@ -93,6 +94,13 @@ export class DownloadService {
   }
 
   private purchases: PurchaseGate | null = null;
+
+  private security: SecurityLog | null = null;
+
+  /** Each counted download is written to the owner's team security log: one INSERT, nothing read first. */
+  recordSecurity(log: SecurityLog): void {
+    this.security = log;
+  }
 
   /** Priced transfers are downloaded with a purchase token (their owner and team managers download freely). */
   requirePurchases(gate: PurchaseGate): void {
@@ -228,6 +236,18 @@ export class DownloadService {
     });
     if (downloadId === null)
       throw new AppError('TOO_MANY_DOWNLOADS', 'This transfer has reached its download limit.');
+    if (transfer.ownerId)
+      await this.security?.record({
+        userId: transfer.ownerId,
+        action: 'transfer-downloaded',
+        actorUserId: ctx.viewerId ?? null,
+        // A signed-in downloader is named by their account; anyone else by the address they came with.
+        actorLabel: ctx.viewerId ? null : (recipient?.email ?? query.downloaderEmail ?? null),
+        ip: ctx.ip,
+        userAgent: ctx.userAgent ?? null,
+        target: transfer.id,
+        details: { kind: file ? 'file' : 'zip', fileId: file?.id ?? null, bytes: size },
+      });
     if (confirm) await this.notifications.downloaded(transfer.id, downloadId, query.browserCode);
     const expiresAt = Math.min(
       this.now().getTime() + this.linkTtlSeconds * 1000,

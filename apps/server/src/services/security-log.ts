@@ -1,7 +1,23 @@
 import type { SecurityAction } from '@ferry/core';
+import { type SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 
-type Queryable = Pick<pg.Pool, 'query'>;
+export type Queryable = Pick<pg.Pool, 'query'>;
+
+/**
+ * A Drizzle database or transaction as the `db` of record(): the entry is written in that transaction. The
+ * statement's `$n` placeholders become Drizzle parameters.
+ */
+export function drizzleQueryable(db: { execute(query: SQL): PromiseLike<unknown> }): Queryable {
+  const query = async (text: string, values: unknown[] = []) => {
+    const parts = text.split(/\$(\d+)/);
+    const chunks: SQL[] = parts.map((part, i) =>
+      i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`,
+    );
+    return db.execute(sql.join(chunks));
+  };
+  return { query } as unknown as Queryable;
+}
 
 /** One action for a team's security log. */
 export interface SecurityEvent {

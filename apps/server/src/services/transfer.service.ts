@@ -35,6 +35,7 @@ import {
   type TransferRecord,
   type TransferRepository,
 } from './ports.js';
+import type { SecurityLog } from './security-log.js';
 
 /** Who is acting: an anonymous visitor (plan NONE) or a signed-in user with their plan. */
 export interface Actor {
@@ -129,6 +130,13 @@ export class TransferService {
   /** Files may be sold (a price on S2 transfers) only when the server takes cards (STRIPE or PAYPAL). */
   allowSelling(enabled: boolean): void {
     this.selling = enabled;
+  }
+
+  private security: SecurityLog | null = null;
+
+  /** A signed-in sender's transfers are written to their team's security log (transfer-created). */
+  recordSecurity(log: SecurityLog): void {
+    this.security = log;
   }
 
   /** Holds anonymous creation to a rate and a cap on unfinished declared bytes, per client address. */
@@ -319,6 +327,15 @@ export class TransferService {
         },
       );
     }
+    if (actor.userId)
+      await this.security?.record({
+        userId: actor.userId,
+        action: 'transfer-created',
+        actorUserId: actor.userId,
+        ip: actor.ip ?? null,
+        target: id,
+        details: { type: transfer.type, files: files.length, bytes: totalSize },
+      });
     // After the transfer is stored, outside its transaction: the address book never fails a send.
     if (isS1 && actor.userId && this.recipientMemory)
       await this.recipientMemory.rememberRecipients(actor.userId, recipients).catch(() => undefined);

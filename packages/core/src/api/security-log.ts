@@ -49,3 +49,46 @@ export const SecurityLogEntry = z.object({
   details: z.record(z.string(), z.unknown()),
 });
 export type SecurityLogEntry = z.infer<typeof SecurityLogEntry>;
+
+/** A day (YYYY-MM-DD, UTC) or an instant: `from` is the first day's start, a day as `to` is included whole. */
+const DayOrInstant = z.union([
+  z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  z.string().datetime({ offset: true }),
+]);
+
+/** GET /api/team/{teamId}/security-logs: filters, newest first, paged by an opaque cursor. */
+export const SecurityLogQuery = z.object({
+  /** A member's uid (the acting account). */
+  member: z.string().min(1).max(100).optional(),
+  action: SecurityAction.optional(),
+  from: DayOrInstant.optional(),
+  to: DayOrInstant.optional(),
+  /** Searched in the actor, the target and the IP address (case-insensitive, part of the text). */
+  q: z.string().trim().min(1).max(200).optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+export type SecurityLogQuery = z.input<typeof SecurityLogQuery>;
+
+export const SecurityLogPage = z.object({
+  entries: z.array(SecurityLogEntry),
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type SecurityLogPage = z.infer<typeof SecurityLogPage>;
+
+export const SecurityLogExportQuery = SecurityLogQuery.omit({ cursor: true, limit: true }).extend({
+  format: z.enum(['csv', 'json']).default('csv'),
+});
+export type SecurityLogExportQuery = z.input<typeof SecurityLogExportQuery>;
+
+export const SECURITY_LOG_RETENTION_DAYS = { min: 30, max: 3650, default: 365 } as const;
+
+/** GET/PUT /api/team/{teamId}/security-log-settings: how long entries are kept. */
+export const SecurityLogSettings = z.object({
+  retentionDays: z.number().int().min(SECURITY_LOG_RETENTION_DAYS.min).max(SECURITY_LOG_RETENTION_DAYS.max),
+});
+export type SecurityLogSettings = z.infer<typeof SecurityLogSettings>;

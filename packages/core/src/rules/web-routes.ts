@@ -7,7 +7,6 @@ export const DASHBOARD_COMING_ROUTES = [
   '/dashboard/admin',
   '/dashboard/admin/transfers',
   '/dashboard/admin/transfers/settings',
-  '/dashboard/admin/security-logs',
   '/dashboard/admin/users',
   '/dashboard/admin/user-groups',
   '/dashboard/admin/api',
@@ -56,6 +55,7 @@ export const WEB_ROUTES = [
   '/dashboard/admin/inboxes/:inboxId',
   '/dashboard/admin/inboxes/:inboxId/widgets/new',
   '/dashboard/admin/inboxes/:inboxId/widgets/:widgetId',
+  '/dashboard/admin/security-logs',
   ...DASHBOARD_COMING_ROUTES,
   '/operator',
 ] as const;

@@ -12,6 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
+import type { SecurityLogEntry } from '@ferry/core';
 import { FileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
 
@@ -97,6 +98,8 @@ export interface FakeAccount {
   planCode?: string | null;
   planEndsAt?: string | null;
   seats?: number | null;
+  /** A team member: their manager's uid (GET /api/auth/me says so). */
+  managerId?: string | null;
 }
 
 /** An invoice as the operator routes list it (packages/core OperatorInvoice). */
@@ -286,6 +289,9 @@ export class FakeFerryServer {
   };
   /** Addresses of the server's operators (OPERATOR_EMAILS); to anyone else /api/operator/… answers 404. */
   readonly operators = new Set<string>();
+  /** Security-log entries by team id (a manager's uid), newest first; each request as "teamId query". */
+  readonly securityLogs = new Map<string, SecurityLogEntry[]>();
+  readonly securityLogQueries: string[] = [];
   readonly invoices: FakeInvoice[] = [];
   /** What operators did, oldest first: `action target`. */
   readonly operatorActions: string[] = [];
@@ -544,10 +550,10 @@ export class FakeFerryServer {
       user: a ? { uid: a.uid, email: a.email, displayName: a.displayName } : null,
       planType: a?.planType ?? 'NONE',
       payingUser: a !== undefined && a.planType !== 'NONE',
-      managerId: null,
+      managerId: a?.managerId ?? null,
       lastLogin: a?.lastLogin ?? null,
       currentSignInProvider: actor ? (actor.apiToken ? 'api_token' : 'password') : null,
-      authorization: { managerId: null, permissions: [] },
+      authorization: { managerId: a?.managerId ?? null, permissions: [] },
       sessionExpireTimestamp: actor?.session?.expiresAt ?? null,
       chosenPlan: null,
     };
@@ -708,6 +714,23 @@ export class FakeFerryServer {
     }
     if (m === 'GET' && p === '/api/auth/me') {
       sendJson(res, 200, this.authState(actor));
+      return true;
+    }
+    const teamLogs = /^\/api\/team\/([^/]+)\/security-logs$/.exec(p);
+    if (m === 'GET' && teamLogs) {
+      if (!actor) return refuse(401, 'UNAUTHORIZED', 'Sign in first.');
+      const teamId = decodeURIComponent(teamLogs[1] ?? '');
+      const q = url.searchParams;
+      this.securityLogQueries.push(`${teamId} ${q}`);
+      if (teamId !== actor.account.uid) return refuse(404, 'NOT_FOUND', 'No such team.');
+      const from = q.get('from');
+      const all = (this.securityLogs.get(teamId) ?? []).filter(
+        (e) => (!q.get('action') || e.action === q.get('action')) && (!from || e.at >= from),
+      );
+      const start = Number(q.get('cursor') ?? 0);
+      const limit = Number(q.get('limit') ?? 50);
+      const next = start + limit < all.length ? String(start + limit) : null;
+      sendJson(res, 200, { entries: all.slice(start, start + limit), nextCursor: next });
       return true;
     }
     if (p === '/api/auth/sessions' && m === 'GET') {
@@ -903,7 +926,11 @@ export class FakeFerryServer {
       sendError(res, 403, 'ACCOUNT_SUSPENDED', 'This account is suspended.');
       return;
     }
-    if (p.startsWith('/api/auth/') && (await this.authRoute(req, res, url, actor))) return;
+    if (
+      (p.startsWith('/api/auth/') || p.startsWith('/api/team/')) &&
+      (await this.authRoute(req, res, url, actor))
+    )
+      return;
     if (p.startsWith('/api/operator/')) {
       await this.operatorRoute(req, res, url, actor);
       return;

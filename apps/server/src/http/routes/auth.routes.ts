@@ -248,7 +248,7 @@ export const authRoutes =
           throw new AppError('FORBIDDEN', 'This request came from another site; it was refused.', {
             details: { reason: 'CROSS_SITE_REQUEST' },
           });
-        const result = await auth.signOut(request.auth, { revokeAllSessions });
+        const result = await auth.signOut(request.auth, { revokeAllSessions }, ctx(request));
         reply.clearCookie(SESSION_COOKIE, {
           path: '/',
           httpOnly: true,
@@ -284,7 +284,7 @@ export const authRoutes =
         },
       },
       async (request, reply) => {
-        await auth.revokeSession(signedIn(request), request.params.id);
+        await auth.revokeSession(signedIn(request), request.params.id, ctx(request));
         return reply.status(204).send(null);
       },
     );
@@ -333,7 +333,7 @@ export const authRoutes =
           response: { 200: RecoveryCodesResponse, ...errors, 409: ErrorBody },
         },
       },
-      async (request) => auth.enableTotp(signedIn(request), request.body.code),
+      async (request) => auth.enableTotp(signedIn(request), request.body.code, ctx(request)),
     );
     app.post(
       '/api/auth/totp/recovery-codes',
@@ -350,7 +350,7 @@ export const authRoutes =
       '/api/auth/totp/disable',
       { schema: { tags, body: TotpDisableRequest, response: { 204: z.null(), ...errors } } },
       async (request, reply) => {
-        await auth.disableTotp(signedIn(request), request.body.password);
+        await auth.disableTotp(signedIn(request), request.body.password, ctx(request));
         return reply.status(204).send(null);
       },
     );

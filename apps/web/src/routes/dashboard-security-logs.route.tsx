@@ -1,0 +1,6 @@
+import { SecurityLogPage } from '../features/security-log/security-log-page';
+
+/** `/dashboard/admin/security-logs` */
+export default function DashboardSecurityLogsRoute() {
+  return <SecurityLogPage />;
+}
