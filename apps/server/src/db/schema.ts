@@ -336,6 +336,8 @@ export const users = pgTable(
     planEndsAt: ts('plan_ends_at'),
     /** Set by an operator: no sign-in, and the account's transfers answer 403 ACCOUNT_SUSPENDED. */
     suspendedAt: ts('suspended_at'),
+    /** Set while the team's manager has the member disabled: no sign-in, sessions revoked; transfers keep working. */
+    teamDisabledAt: ts('team_disabled_at'),
     managerId: text('manager_id'),
     permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
     /** The plan picked on /register?type=…, waiting for the billing step. */
@@ -926,5 +928,34 @@ export const securityLog = pgTable(
     index('security_log_team_at_idx').on(t.teamId, t.at),
     index('security_log_team_action_idx').on(t.teamId, t.action, t.at),
     index('security_log_actor_idx').on(t.teamId, t.actorUserId, t.at),
+  ],
+);
+
+/**
+ * Invitations to join a team (a team is its manager's uid): a one-time link `/join?token=…` (only its hash is kept),
+ * valid 7 days. A pending one (not accepted, not withdrawn, not expired) holds a seat.
+ */
+export const teamInvitations = pgTable(
+  'team_invitations',
+  {
+    id: text('id').primaryKey(),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
+    /** A user group the member joins on accepting (groups are not built yet). */
+    groupId: text('group_id'),
+    inviterId: text('inviter_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    acceptedAt: ts('accepted_at'),
+    withdrawnAt: ts('withdrawn_at'),
+  },
+  (t) => [
+    uniqueIndex('team_invitations_token_idx').on(t.tokenHash),
+    index('team_invitations_team_idx').on(t.teamId, t.expiresAt),
+    index('team_invitations_email_idx').on(sql`lower(${t.email})`),
   ],
 );
