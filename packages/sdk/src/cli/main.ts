@@ -24,6 +24,7 @@ import {
   verificationCode,
 } from './send-options.js';
 import { DEFAULT_SERVER, resolveServer } from './server.js';
+import { addTeamCommands } from './team-program.js';
 import { addTransferCommands } from './transfer-program.js';
 
 declare const __FERRY_VERSION__: string | undefined;
@@ -333,6 +334,7 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
   addTransferCommands(program, { io, context, retryForMs });
   addReceiveCommands(program, { io, context, retryForMs });
   addOperatorCommands(program, { io, context, retryForMs });
+  addTeamCommands(program, { io, context, retryForMs });
 
   return program;
 }
