@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -339,6 +340,8 @@ export const users = pgTable(
     /** Set while the team's manager has the member disabled: no sign-in, sessions revoked; transfers keep working. */
     teamDisabledAt: ts('team_disabled_at'),
     managerId: text('manager_id'),
+    /** The member's user group in their team (its policy overrides apply over the team's uploader settings). */
+    groupId: text('group_id').references((): AnyPgColumn => userGroups.id, { onDelete: 'set null' }),
     permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
     /** The plan picked on /register?type=…, waiting for the billing step. */
     chosenPlan: jsonb('chosen_plan').$type<Record<string, unknown>>(),
@@ -958,4 +961,20 @@ export const teamInvitations = pgTable(
     index('team_invitations_team_idx').on(t.teamId, t.expiresAt),
     index('team_invitations_email_idx').on(sql`lower(${t.email})`),
   ],
+);
+
+/** A team's user groups: members in a group are held to the team's uploader settings with the group's overrides. */
+export const userGroups = pgTable(
+  'user_groups',
+  {
+    id: text('id').primaryKey(),
+    teamId: text('team_id')
+      .notNull()
+      .references((): AnyPgColumn => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** A partial UploaderSettings: each flag set here wins over the team's for the group's members. */
+    overrides: jsonb('overrides').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('user_groups_team_name_idx').on(t.teamId, sql`lower(${t.name})`)],
 );

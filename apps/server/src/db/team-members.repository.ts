@@ -22,6 +22,14 @@ export interface MemberRecord {
   permissions: Permission[];
   lastLoginAt: Date | null;
   teamDisabledAt: Date | null;
+  groupId: string | null;
+}
+
+export interface GroupRecord {
+  id: string;
+  name: string;
+  overrides: Record<string, unknown>;
+  memberIds: string[];
 }
 
 const INVITATION = `id, team_id AS "teamId", email, permissions, inviter_id AS "inviterId", created_at AS "createdAt",
@@ -146,7 +154,8 @@ export class PgTeamMembersRepository {
 
   async members(teamId: string): Promise<MemberRecord[]> {
     const { rows } = await this.pool.query<MemberRecord>(
-      `SELECT id, email, firstname, permissions, last_login_at AS "lastLoginAt", team_disabled_at AS "teamDisabledAt"
+      `SELECT id, email, firstname, permissions, last_login_at AS "lastLoginAt", team_disabled_at AS "teamDisabledAt",
+              group_id AS "groupId"
          FROM users WHERE manager_id = $1 ORDER BY created_at, id`,
       [teamId],
     );
@@ -186,7 +195,7 @@ export class PgTeamMembersRepository {
    */
   async remove(teamId: string, userId: string, db: Queryable): Promise<boolean> {
     const { rowCount } = await db.query(
-      `UPDATE users SET manager_id = NULL, permissions = '{}', team_disabled_at = NULL, updated_at = now()
+      `UPDATE users SET manager_id = NULL, permissions = '{}', team_disabled_at = NULL, group_id = NULL, updated_at = now()
         WHERE id = $2 AND manager_id = $1`,
       [teamId, userId],
     );
@@ -196,5 +205,67 @@ export class PgTeamMembersRepository {
       [teamId, userId],
     );
     return true;
+  }
+
+  // --- user groups ---------------------------------------------------------------------------------------
+
+  async groups(teamId: string): Promise<GroupRecord[]> {
+    const { rows } = await this.pool.query<GroupRecord>(
+      `SELECT g.id, g.name, g.overrides,
+              coalesce(array_agg(u.id ORDER BY u.created_at, u.id) FILTER (WHERE u.id IS NOT NULL), '{}') AS "memberIds"
+         FROM user_groups g LEFT JOIN users u ON u.group_id = g.id AND u.manager_id = g.team_id
+        WHERE g.team_id = $1
+        GROUP BY g.id ORDER BY lower(g.name), g.id`,
+      [teamId],
+    );
+    return rows;
+  }
+
+  /** False when the team has a group of that name already (any case). */
+  async createGroup(group: { id: string; teamId: string; name: string; overrides: Record<string, unknown> }) {
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO user_groups (id, team_id, name, overrides) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+      [group.id, group.teamId, group.name, group.overrides],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** 'missing' for no such group in the team, 'taken' for a name another group has. */
+  async updateGroup(
+    teamId: string,
+    id: string,
+    patch: { name?: string; overrides?: Record<string, unknown> },
+  ): Promise<'updated' | 'missing' | 'taken'> {
+    try {
+      const { rowCount } = await this.pool.query(
+        `UPDATE user_groups SET name = coalesce($3, name), overrides = coalesce($4, overrides)
+          WHERE team_id = $1 AND id = $2`,
+        [teamId, id, patch.name ?? null, patch.overrides ?? null],
+      );
+      return rowCount ? 'updated' : 'missing';
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') return 'taken';
+      throw error;
+    }
+  }
+
+  /** Deletes a group; its members stay in the team without a group. */
+  async deleteGroup(teamId: string, id: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('DELETE FROM user_groups WHERE team_id = $1 AND id = $2', [
+      teamId,
+      id,
+    ]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** Puts a member in a group of their team (null: none); false when the member or the group is not the team's. */
+  async setGroup(teamId: string, userId: string, groupId: string | null): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE users SET group_id = $3, updated_at = now()
+        WHERE id = $2 AND manager_id = $1
+          AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM user_groups WHERE id = $3 AND team_id = $1))`,
+      [teamId, userId, groupId],
+    );
+    return (rowCount ?? 0) > 0;
   }
 }

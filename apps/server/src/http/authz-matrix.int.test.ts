@@ -577,6 +577,22 @@ const TABLE: Record<string, Row> = {
     expect: { ...owner([403, 'FORBIDDEN']) },
     call: ({ target }) => ({ path: `/api/user/teams/${target.uid}/members/${target.uid}` }),
   },
+  'GET /api/user/teams/:teamId/groups': {
+    expect: { ...owner([403, 'FORBIDDEN']) },
+    call: ({ target }) => ({ path: `/api/user/teams/${target.uid}/groups` }),
+  },
+  'POST /api/user/teams/:teamId/groups': {
+    expect: { ...owner([403, 'FORBIDDEN']) },
+    call: ({ target }) => ({ path: `/api/user/teams/${target.uid}/groups`, body: { name: 'Group' } }),
+  },
+  'PATCH /api/user/teams/:teamId/groups/:groupId': {
+    expect: { ...owner([403, 'FORBIDDEN']) },
+    call: ({ target }) => ({ path: `/api/user/teams/${target.uid}/groups/none`, body: { name: 'Group' } }),
+  },
+  'DELETE /api/user/teams/:teamId/groups/:groupId': {
+    expect: { ...owner([403, 'FORBIDDEN']) },
+    call: ({ target }) => ({ path: `/api/user/teams/${target.uid}/groups/none` }),
+  },
   'GET /api/user/team-invitations/:token': {
     expect: same([404, 'NOT_FOUND']),
     call: () => ({ path: '/api/user/team-invitations/not-an-invitation' }),

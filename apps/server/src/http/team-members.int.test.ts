@@ -36,6 +36,7 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   await query(ferry, 'DELETE FROM team_invitations');
+  await query(ferry, 'DELETE FROM user_groups');
   await query(ferry, 'DELETE FROM security_log');
   await query(
     ferry,
@@ -318,6 +319,70 @@ describe('members', () => {
   });
 });
 
+describe('user groups', () => {
+  it("holds a group's members to its policy overrides on their transfers; deleting the group lifts them", async () => {
+    const groups = `/api/user/teams/${manager.uid}/groups`;
+    const send = async () => {
+      const res = await call(plain, 'POST', '/api/transfer/transfers', {
+        files: [{ name: 'a.txt', size: 1 }],
+        expiresInDays: 1,
+        maxDownloads: 3,
+      });
+      return [res.status, res.body.details?.setting ?? null];
+    };
+    expect(await send()).toEqual([201, null]);
+
+    const created = await call(helper, 'POST', groups, {
+      name: 'Interns',
+      overrides: { downloadLimitOpt: false },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      name: 'Interns',
+      overrides: { downloadLimitOpt: false },
+      memberIds: [],
+    });
+    expect((await call(manager, 'POST', groups, { name: 'interns' })).status).toBe(409);
+    const id = created.body.id as string;
+
+    const moved = await call(manager, 'PATCH', `/api/user/teams/${manager.uid}/members/${plain.uid}`, {
+      groupId: id,
+    });
+    expect(moved.body.groupId).toBe(id);
+    expect(await send()).toEqual([403, 'downloadLimitOpt']);
+    // The other members are not in the group.
+    const other = await call(helper, 'POST', '/api/transfer/transfers', {
+      files: [{ name: 'a.txt', size: 1 }],
+      expiresInDays: 1,
+      maxDownloads: 3,
+    });
+    expect(other.status).toBe(201);
+
+    const renamed = await call(manager, 'PATCH', `${groups}/${id}`, { name: 'Trainees' });
+    expect(renamed.body).toMatchObject({ name: 'Trainees', memberIds: [plain.uid] });
+    const listed = await call(manager, 'GET', groups);
+    expect(listed.body.groups.map((g: { name: string }) => g.name)).toEqual(['Trainees']);
+    // Another team's group cannot be joined.
+    const foreign = await call(otherManager, 'POST', `/api/user/teams/${otherManager.uid}/groups`, {
+      name: 'X',
+    });
+    expect(
+      (
+        await call(manager, 'PATCH', `/api/user/teams/${manager.uid}/members/${plain.uid}`, {
+          groupId: foreign.body.id,
+        })
+      ).status,
+    ).toBe(404);
+
+    expect((await call(manager, 'DELETE', `${groups}/${id}`)).status).toBe(204);
+    expect(await send()).toEqual([201, null]);
+    expect((await logOf()).filter((e) => e.action === 'policy-changed').map((e) => e.target)).toEqual([
+      'Interns',
+      'X',
+    ]);
+  });
+});
+
 describe('authorization of every team-member route', () => {
   it('lets the manager and USER_MANAGER members in; a plain member is 403, another team 404, anonymous 401', async () => {
     const team = manager.uid;
@@ -327,13 +392,18 @@ describe('authorization of every team-member route', () => {
       ['DELETE', `/api/user/teams/${team}/invitations/none`],
       ['PATCH', `/api/user/teams/${team}/members/${plain.uid}`, { permissions: ['TRANSFER_MANAGER'] }],
       ['DELETE', `/api/user/teams/${team}/members/none`],
+      ['GET', `/api/user/teams/${team}/groups`],
+      ['POST', `/api/user/teams/${team}/groups`, { name: 'Matrix' }],
+      ['PATCH', `/api/user/teams/${team}/groups/none`, { name: 'G' }],
+      ['DELETE', `/api/user/teams/${team}/groups/none`],
     ];
     const expected: Array<[Account | null, number[]]> = [
-      [manager, [200, 200, 404, 200, 404]],
-      [helper, [200, 200, 404, 200, 404]],
-      [plain, [403, 403, 403, 403, 403]],
-      [otherManager, [404, 404, 404, 404, 404]],
-      [null, [401, 401, 401, 401, 401]],
+      [manager, [200, 200, 404, 200, 404, 200, 201, 404, 404]],
+      // The helper passes the check: the group made just before holds the name.
+      [helper, [200, 200, 404, 200, 404, 200, 409, 404, 404]],
+      [plain, [403, 403, 403, 403, 403, 403, 403, 403, 403]],
+      [otherManager, [404, 404, 404, 404, 404, 404, 404, 404, 404]],
+      [null, [401, 401, 401, 401, 401, 401, 401, 401, 401]],
     ];
     for (const [who, statuses] of expected) {
       const got = [];

@@ -14,10 +14,19 @@ import {
   type TeamMembersResponse,
   TeamMemberUpdate,
   teamLicences,
+  UploaderSettingsOverrides,
+  type UserGroup,
+  UserGroupCreate,
+  type UserGroupList,
+  UserGroupUpdate,
 } from '@ferry/core';
 import type { Logger } from 'pino';
 import { PgAccountRepository, type UserRecord } from '../db/account.repository.js';
-import type { InvitationRecord, PgTeamMembersRepository } from '../db/team-members.repository.js';
+import type {
+  GroupRecord,
+  InvitationRecord,
+  PgTeamMembersRepository,
+} from '../db/team-members.repository.js';
 import { randomAlphanumeric } from '../lib/ids.js';
 import { teamInvitation } from '../mail/templates/index.js';
 import { randomToken, sha256Hex } from '../security/secrets.js';
@@ -185,6 +194,7 @@ export class TeamMembersService {
         status: 'active',
         isManager: true,
         permissions: [...PERMISSIONS],
+        groupId: null,
         firstname: manager.firstname,
         lastSignInAt: manager.lastLoginAt?.toISOString() ?? null,
         expiresAt: null,
@@ -197,6 +207,7 @@ export class TeamMembersService {
           status: m.teamDisabledAt ? 'disabled' : 'active',
           isManager: false,
           permissions: permissionsOf({ managerId: manager.id, permissions: m.permissions }),
+          groupId: m.groupId,
           firstname: m.firstname,
           lastSignInAt: m.lastLoginAt?.toISOString() ?? null,
           expiresAt: null,
@@ -210,6 +221,7 @@ export class TeamMembersService {
           status: 'invited',
           isManager: false,
           permissions: permissionsOf({ managerId: manager.id, permissions: i.permissions }),
+          groupId: null,
           firstname: null,
           lastSignInAt: null,
           expiresAt: i.expiresAt.toISOString(),
@@ -258,6 +270,8 @@ export class TeamMembersService {
         to: permissionsOf({ managerId: manager.id, permissions }),
       });
     }
+    if (patch.groupId !== undefined && !(await this.repo.setGroup(manager.id, uid, patch.groupId)))
+      throw new AppError('NOT_FOUND', 'No such user group in this team.');
     if (patch.disabled !== undefined && patch.disabled !== (member.teamDisabledAt !== null)) {
       await this.repo.setDisabled(manager.id, uid, patch.disabled);
       await log(patch.disabled ? 'member-disabled' : 'member-enabled');
@@ -294,6 +308,83 @@ export class TeamMembersService {
         },
         db,
       );
+    });
+  }
+
+  // --- user groups ---------------------------------------------------------------------------------------
+
+  async groups(auth: Authenticated | null, teamId: string): Promise<UserGroupList> {
+    const { manager } = await this.admin(auth, teamId);
+    return { groups: (await this.repo.groups(manager.id)).map(groupView) };
+  }
+
+  async createGroup(
+    auth: Authenticated | null,
+    teamId: string,
+    input: unknown,
+    ctx: TeamRequestContext,
+  ): Promise<UserGroup> {
+    const request = UserGroupCreate.parse(input);
+    const { caller, manager } = await this.admin(auth, teamId);
+    const id = randomAlphanumeric(16);
+    if (
+      !(await this.repo.createGroup({
+        id,
+        teamId: manager.id,
+        name: request.name,
+        overrides: request.overrides,
+      }))
+    )
+      throw new AppError('CONFLICT', 'The team has a group of that name already.');
+    await this.logPolicy(caller, manager, request.name, { group: id, overrides: request.overrides }, ctx);
+    return this.group(manager.id, id);
+  }
+
+  async updateGroup(
+    auth: Authenticated | null,
+    teamId: string,
+    groupId: string,
+    input: unknown,
+    ctx: TeamRequestContext,
+  ): Promise<UserGroup> {
+    const patch = UserGroupUpdate.parse(input);
+    const { caller, manager } = await this.admin(auth, teamId);
+    const outcome = await this.repo.updateGroup(manager.id, groupId, patch);
+    if (outcome === 'missing') throw new AppError('NOT_FOUND', 'No such user group in this team.');
+    if (outcome === 'taken') throw new AppError('CONFLICT', 'The team has a group of that name already.');
+    const group = await this.group(manager.id, groupId);
+    if (patch.overrides)
+      await this.logPolicy(caller, manager, group.name, { group: groupId, overrides: patch.overrides }, ctx);
+    return group;
+  }
+
+  async deleteGroup(auth: Authenticated | null, teamId: string, groupId: string): Promise<void> {
+    const { manager } = await this.admin(auth, teamId);
+    if (!(await this.repo.deleteGroup(manager.id, groupId)))
+      throw new AppError('NOT_FOUND', 'No such user group in this team.');
+  }
+
+  private async group(teamId: string, id: string): Promise<UserGroup> {
+    const group = (await this.repo.groups(teamId)).find((g) => g.id === id);
+    if (!group) throw new AppError('NOT_FOUND', 'No such user group in this team.');
+    return groupView(group);
+  }
+
+  private logPolicy(
+    caller: UserRecord,
+    manager: UserRecord,
+    target: string,
+    details: Record<string, unknown>,
+    ctx: TeamRequestContext,
+  ): Promise<void> {
+    return this.securityLog.record({
+      userId: manager.id,
+      action: 'policy-changed',
+      actorUserId: caller.id,
+      ip: ctx.ip,
+      userAgent: ctx.userAgent,
+      target,
+      details,
     });
   }
 
@@ -413,6 +504,13 @@ export class TeamMembersService {
     return { caller, manager };
   }
 }
+
+const groupView = (g: GroupRecord): UserGroup => ({
+  id: g.id,
+  name: g.name,
+  overrides: UploaderSettingsOverrides.parse(g.overrides),
+  memberIds: g.memberIds,
+});
 
 const noTeam = () => new AppError('NOT_FOUND', 'No such team.');
 const notMember = () => new AppError('NOT_FOUND', 'No such member in this team.');

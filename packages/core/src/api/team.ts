@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { PERMISSIONS } from '../enums.js';
 import { Password } from './auth.js';
+import { PersonName } from './transfer.js';
+import { UploaderSettings } from './user.js';
 
 /*
  * A team's members and invitations (issue "Teams a manager runs", spec §4). A team is its manager's uid; the manager
@@ -68,6 +70,8 @@ export const TeamMember = z.object({
   status: MemberStatus,
   isManager: z.boolean(),
   permissions: z.array(TeamPermission),
+  /** The member's user group (null: none; always null for the manager and an invitation). */
+  groupId: z.string().nullable(),
   firstname: z.string().nullable(),
   lastSignInAt: z.string().datetime().nullable(),
   /** For a pending invitation: when it lapses. */
@@ -82,10 +86,16 @@ export const TeamMembersResponse = z.object({
 });
 export type TeamMembersResponse = z.infer<typeof TeamMembersResponse>;
 
-/** PATCH /user/teams/{teamId}/members/{uid}: permissions and/or disabled. */
+/** PATCH /user/teams/{teamId}/members/{uid}: permissions, disabled and/or the user group (null: none). */
 export const TeamMemberUpdate = z
-  .object({ permissions: z.array(TeamPermission).optional(), disabled: z.boolean().optional() })
-  .refine((u) => u.permissions !== undefined || u.disabled !== undefined, { message: 'Nothing to change.' });
+  .object({
+    permissions: z.array(TeamPermission).optional(),
+    disabled: z.boolean().optional(),
+    groupId: z.string().max(100).nullable().optional(),
+  })
+  .refine((u) => u.permissions !== undefined || u.disabled !== undefined || u.groupId !== undefined, {
+    message: 'Nothing to change.',
+  });
 export type TeamMemberUpdate = z.infer<typeof TeamMemberUpdate>;
 
 /** GET /user/team-invitations/{token}: what the /join page shows before accepting. */
@@ -108,3 +118,36 @@ export const TeamInvitationAccept = z.object({
   firstname: z.string().max(100).optional(),
 });
 export type TeamInvitationAccept = z.infer<typeof TeamInvitationAccept>;
+
+/** A group's policy overrides: any uploader-settings flags, each winning over the team's for its members. */
+export const UploaderSettingsOverrides = UploaderSettings.partial();
+export type UploaderSettingsOverrides = z.infer<typeof UploaderSettingsOverrides>;
+
+/** A team's user group (GET /user/teams/{teamId}/groups). */
+export const UserGroup = z.object({
+  id: z.string(),
+  name: z.string(),
+  overrides: UploaderSettingsOverrides,
+  /** uids of the members in the group. */
+  memberIds: z.array(z.string()),
+});
+export type UserGroup = z.infer<typeof UserGroup>;
+
+export const UserGroupList = z.object({ groups: z.array(UserGroup) });
+export type UserGroupList = z.infer<typeof UserGroupList>;
+
+const GroupName = PersonName(80).pipe(z.string().min(1));
+
+/** POST /user/teams/{teamId}/groups. */
+export const UserGroupCreate = z.object({
+  name: GroupName,
+  overrides: UploaderSettingsOverrides.default({}),
+});
+export type UserGroupCreate = z.input<typeof UserGroupCreate>;
+
+/** PATCH /user/teams/{teamId}/groups/{groupId}: rename and/or replace the overrides. */
+export const UserGroupUpdate = z.object({
+  name: GroupName.optional(),
+  overrides: UploaderSettingsOverrides.optional(),
+});
+export type UserGroupUpdate = z.infer<typeof UserGroupUpdate>;

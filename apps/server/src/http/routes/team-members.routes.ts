@@ -8,6 +8,10 @@ import {
   TeamMember,
   TeamMembersResponse,
   TeamMemberUpdate,
+  UserGroup,
+  UserGroupCreate,
+  UserGroupList,
+  UserGroupUpdate,
 } from '@ferry/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -24,6 +28,7 @@ const errors = {
 };
 const Team = z.object({ teamId: z.string().min(1).max(100) });
 const Member = Team.extend({ uid: z.string().min(1).max(100) });
+const Group = Team.extend({ groupId: z.string().min(1).max(100) });
 const Invitation = Team.extend({ invitationId: z.string().min(1).max(100) });
 
 /** Team members and invitations (issue "Teams a manager runs"; docs/api.md "Team members"). */
@@ -79,6 +84,53 @@ export const teamMembersRoutes =
       { schema: { tags: ['team'], params: Member, response: { 204: z.null(), ...errors } } },
       async (request, reply) => {
         await members.remove(request.auth, request.params.teamId, request.params.uid, ctx(request));
+        return reply.status(204).send(null);
+      },
+    );
+    app.get(
+      '/api/user/teams/:teamId/groups',
+      { schema: { tags: ['team'], params: Team, response: { 200: UserGroupList, ...errors } } },
+      async (request) => members.groups(request.auth, request.params.teamId),
+    );
+    app.post(
+      '/api/user/teams/:teamId/groups',
+      {
+        schema: {
+          tags: ['team'],
+          params: Team,
+          body: UserGroupCreate,
+          response: { 201: UserGroup, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(await members.createGroup(request.auth, request.params.teamId, request.body, ctx(request))),
+    );
+    app.patch(
+      '/api/user/teams/:teamId/groups/:groupId',
+      {
+        schema: {
+          tags: ['team'],
+          params: Group,
+          body: UserGroupUpdate,
+          response: { 200: UserGroup, ...errors },
+        },
+      },
+      async (request) =>
+        members.updateGroup(
+          request.auth,
+          request.params.teamId,
+          request.params.groupId,
+          request.body,
+          ctx(request),
+        ),
+    );
+    app.delete(
+      '/api/user/teams/:teamId/groups/:groupId',
+      { schema: { tags: ['team'], params: Group, response: { 204: z.null(), ...errors } } },
+      async (request, reply) => {
+        await members.deleteGroup(request.auth, request.params.teamId, request.params.groupId);
         return reply.status(204).send(null);
       },
     );
