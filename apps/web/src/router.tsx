@@ -113,6 +113,8 @@ export const routes: RouteObject[] = [
                         path: 'admin/inboxes/:inboxId/widgets/:widgetId',
                         ...page(() => import('./routes/dashboard-inboxes-widget.route')),
                       },
+                      // Spec §2 /dashboard/admin/users: the team's members and invitations.
+                      { path: 'admin/users', ...page(() => import('./routes/dashboard-admin-users.route')) },
                       // The spec's dashboard pages not built yet say so (core's table names them).
                       ...DASHBOARD_COMING_ROUTES.map((path) => ({
                         path: path.slice('/dashboard/'.length),
