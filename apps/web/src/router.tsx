@@ -48,6 +48,7 @@ export const routes: RouteObject[] = [
           { path: 'register/enterprise', ...page(() => import('./routes/register-enterprise.route')) },
           { path: 'prices', ...page(() => import('./routes/prices.route')) },
           { path: 'verify-email', ...page(() => import('./routes/verify-email.route')) },
+          { path: 'join', ...page(() => import('./routes/join.route')) },
           { path: 'forgot-password', ...page(() => import('./routes/forgot-password.route')) },
           { path: 'reset-password', ...page(() => import('./routes/reset-password.route')) },
           {

@@ -1,4 +1,7 @@
 import {
+  IdTokenResponse,
+  type TeamInvitationAccept,
+  TeamInvitationView,
   type TeamInviteRequest,
   TeamInviteResponse,
   TeamMember,
@@ -29,3 +32,9 @@ export const updateTeamMember = (teamId: string, uid: string, body: TeamMemberUp
 
 export const removeTeamMember = (teamId: string, uid: string) =>
   apiRequest(`${team(teamId)}/members/${encodeURIComponent(uid)}`, { method: 'DELETE' });
+
+export const viewTeamInvitation = (token: string, signal?: AbortSignal) =>
+  apiRequest(`/user/team-invitations/${encodeURIComponent(token)}`, { schema: TeamInvitationView, signal });
+
+export const acceptTeamInvitation = (body: TeamInvitationAccept) =>
+  apiRequest('/user/team-invitations/accept', { method: 'POST', body, schema: IdTokenResponse });

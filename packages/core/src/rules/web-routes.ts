@@ -38,6 +38,7 @@ export const WEB_ROUTES = [
   '/verify-email',
   '/forgot-password',
   '/reset-password',
+  '/join',
   '/account',
   '/account/profile',
   '/account/security',
