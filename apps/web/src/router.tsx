@@ -116,6 +116,10 @@ export const routes: RouteObject[] = [
                       },
                       // Spec §2 /dashboard/admin/users: the team's members and invitations.
                       { path: 'admin/users', ...page(() => import('./routes/dashboard-admin-users.route')) },
+                      {
+                        path: 'admin/user-groups',
+                        ...page(() => import('./routes/dashboard-admin-user-groups.route')),
+                      },
                       // The spec's dashboard pages not built yet say so (core's table names them).
                       ...DASHBOARD_COMING_ROUTES.map((path) => ({
                         path: path.slice('/dashboard/'.length),

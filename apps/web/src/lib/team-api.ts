@@ -7,6 +7,10 @@ import {
   TeamMember,
   TeamMembersResponse,
   type TeamMemberUpdate,
+  UserGroup,
+  type UserGroupCreate,
+  UserGroupList,
+  type UserGroupUpdate,
 } from '@ferry/core';
 import { apiRequest } from './api';
 
@@ -38,3 +42,19 @@ export const viewTeamInvitation = (token: string, signal?: AbortSignal) =>
 
 export const acceptTeamInvitation = (body: TeamInvitationAccept) =>
   apiRequest('/user/team-invitations/accept', { method: 'POST', body, schema: IdTokenResponse });
+
+export const listUserGroups = (teamId: string, signal?: AbortSignal) =>
+  apiRequest(`${team(teamId)}/groups`, { schema: UserGroupList, signal });
+
+export const createUserGroup = (teamId: string, body: UserGroupCreate) =>
+  apiRequest(`${team(teamId)}/groups`, { method: 'POST', body, schema: UserGroup });
+
+export const updateUserGroup = (teamId: string, groupId: string, body: UserGroupUpdate) =>
+  apiRequest(`${team(teamId)}/groups/${encodeURIComponent(groupId)}`, {
+    method: 'PATCH',
+    body,
+    schema: UserGroup,
+  });
+
+export const deleteUserGroup = (teamId: string, groupId: string) =>
+  apiRequest(`${team(teamId)}/groups/${encodeURIComponent(groupId)}`, { method: 'DELETE' });

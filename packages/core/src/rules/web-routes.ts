@@ -8,7 +8,6 @@ export const DASHBOARD_COMING_ROUTES = [
   '/dashboard/admin/transfers',
   '/dashboard/admin/transfers/settings',
   '/dashboard/admin/security-logs',
-  '/dashboard/admin/user-groups',
   '/dashboard/admin/api',
   '/dashboard/admin/authentication',
 ] as const;
@@ -57,6 +56,7 @@ export const WEB_ROUTES = [
   '/dashboard/admin/inboxes/:inboxId/widgets/new',
   '/dashboard/admin/inboxes/:inboxId/widgets/:widgetId',
   '/dashboard/admin/users',
+  '/dashboard/admin/user-groups',
   ...DASHBOARD_COMING_ROUTES,
   '/operator',
 ] as const;
