@@ -120,6 +120,20 @@ describe('invitations', () => {
         .map((e) => e.target)
         .sort(),
     ).toEqual([a, b].sort());
+    const invitedLog = await query<{ actor_user_id: string; ip: string | null }>(
+      ferry,
+      `SELECT actor_user_id, ip FROM security_log WHERE action = 'member-invited'`,
+    );
+    expect(invitedLog.every((e) => e.actor_user_id === manager.uid && e.ip)).toBe(true);
+  });
+
+  it("mails the invitation in the inviter's language", async () => {
+    await query(ferry, `UPDATE users SET locale = 'fr' WHERE id = $1`, [helper.uid]);
+    const email = address('fr');
+    expect((await invite(helper, { emails: [email] })).body.results[0].result).toBe('invited');
+    const { mail } = await tokenMailedTo(email);
+    expect(mail.parsed.subject).toBe(`${helper.email} vous invite dans son équipe sur Ferry`);
+    await query(ferry, `UPDATE users SET locale = NULL WHERE id = $1`, [helper.uid]);
   });
 
   it('imports a CSV with a header and bad rows, one result per row', async () => {
