@@ -42,6 +42,7 @@ import { purchaseRoutes } from './http/routes/purchase.routes.js';
 import { receiveRoutes } from './http/routes/receive.routes.js';
 import { salesRoutes } from './http/routes/sales.routes.js';
 import { securityLogRoutes } from './http/routes/security-log.routes.js';
+import { teamMembersRoutes } from './http/routes/team-members.routes.js';
 import { transferRoutes } from './http/routes/transfer.routes.js';
 import { userRoutes } from './http/routes/user.routes.js';
 import { widgetScriptRoutes } from './http/routes/widget-script.routes.js';
@@ -70,6 +71,7 @@ import type { SecurityLog } from './services/security-log.js';
 import type { SecurityLogAdminService } from './services/security-log-admin.service.js';
 import type { SubscriptionService } from './services/subscription.service.js';
 import type { TaxService } from './services/tax.service.js';
+import type { TeamMembersService } from './services/team-members.service.js';
 import type { TransferService } from './services/transfer.service.js';
 import type { UserService } from './services/user.service.js';
 import type { HashingDataStore } from './storage/hashing-store.js';
@@ -93,6 +95,8 @@ export interface AppDeps {
   oidc: OidcSignIn;
   limits: LimitsService;
   users: UserService;
+  /** Team members and invitations. */
+  teamMembers: TeamMembersService;
   /** The signed-in user's address book and contact groups. */
   contacts: ContactsService;
   sales: SalesService;
@@ -222,6 +226,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(limitsRoutes(deps.limits));
   await app.register(securityLogRoutes(deps.securityLogs));
   await app.register(userRoutes(deps.users));
+  await app.register(teamMembersRoutes(deps.teamMembers, publicOrigin));
   await app.register(contactsRoutes(deps.contacts));
   await app.register(salesRoutes(deps.sales));
   await app.register(invoiceRoutes(deps.invoices, deps.taxes));

@@ -28,6 +28,7 @@ import { PgSalesRepository } from './db/sales.repository.js';
 import { PgSecurityLogRepository } from './db/security-log.repository.js';
 import { PgSubscriptionRepository, type SubscriptionRecord } from './db/subscription.repository.js';
 import { PgTeamRepository } from './db/team.repository.js';
+import { PgTeamMembersRepository } from './db/team-members.repository.js';
 import { PgTransferRepository } from './db/transfer.repository.js';
 import { ConnectionTracker } from './http/connection-tracker.js';
 import { MetricsServer } from './http/metrics-server.js';
@@ -88,6 +89,7 @@ import { SubscriptionService } from './services/subscription.service.js';
 import { SubscriptionDunning } from './services/subscription-dunning.js';
 import { subscriptionLine } from './services/subscription-view.js';
 import { TaxService } from './services/tax.service.js';
+import { TeamMembersService } from './services/team-members.service.js';
 import { TransferService } from './services/transfer.service.js';
 import { UserService } from './services/user.service.js';
 import { HashingDataStore } from './storage/hashing-store.js';
@@ -590,6 +592,16 @@ export async function createFerry(
       ),
       limits,
       users: new UserService(accounts, logger.child({ component: 'users' }), config.countryHeader),
+      teamMembers: new TeamMembersService(
+        new PgTeamMembersRepository(database.pool),
+        accounts,
+        auth,
+        passwords,
+        mailJob,
+        securityLog,
+        config.productName,
+        logger.child({ component: 'team-members' }),
+      ),
       contacts,
       receive,
       receiveRequests,

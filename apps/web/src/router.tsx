@@ -48,6 +48,7 @@ export const routes: RouteObject[] = [
           { path: 'register/enterprise', ...page(() => import('./routes/register-enterprise.route')) },
           { path: 'prices', ...page(() => import('./routes/prices.route')) },
           { path: 'verify-email', ...page(() => import('./routes/verify-email.route')) },
+          { path: 'join', ...page(() => import('./routes/join.route')) },
           { path: 'forgot-password', ...page(() => import('./routes/forgot-password.route')) },
           { path: 'reset-password', ...page(() => import('./routes/reset-password.route')) },
           {
@@ -117,6 +118,12 @@ export const routes: RouteObject[] = [
                       {
                         path: 'admin/security-logs',
                         ...page(() => import('./routes/dashboard-security-logs.route')),
+                      },
+                      // Spec §2 /dashboard/admin/users: the team's members and invitations.
+                      { path: 'admin/users', ...page(() => import('./routes/dashboard-admin-users.route')) },
+                      {
+                        path: 'admin/user-groups',
+                        ...page(() => import('./routes/dashboard-admin-user-groups.route')),
                       },
                       // The spec's dashboard pages not built yet say so (core's table names them).
                       ...DASHBOARD_COMING_ROUTES.map((path) => ({

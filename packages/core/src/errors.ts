@@ -15,6 +15,8 @@ export const APP_ERROR_STATUS = {
   EMAIL_NOT_VERIFIED: 403,
   /** An operator suspended the account: it cannot sign in and its transfers' links answer this until lifted. */
   ACCOUNT_SUSPENDED: 403,
+  /** The team's manager disabled this member: no sign-in until re-enabled (their transfers keep working). */
+  MEMBER_DISABLED: 403,
   /** A priced transfer without a purchase (details.payUrl says where to buy it). */
   PAYMENT_REQUIRED: 402,
   /** The provider refused or could not take the payment (details.providerCode when it gave one). */
@@ -25,6 +27,10 @@ export const APP_ERROR_STATUS = {
   INVALID_VAT_NUMBER: 400,
   USER_NOT_FOUND: 400,
   MAX_LICENCES_REACHED: 400,
+  /** The address belongs to a member of another team: they leave it before joining this one. */
+  ALREADY_IN_TEAM: 409,
+  /** A team invitation that was accepted, withdrawn, or is past its 7 days (details.reason says which). */
+  INVITATION_NOT_VALID: 410,
   PASSWORD_REQUIRED: 401,
   DOWNLOADER_EMAIL_REQUIRED: 401,
   FORBIDDEN: 403,

@@ -38,6 +38,11 @@ import {
   SessionInfo,
   type SetPlanRequest,
   type SignInRequest,
+  type TeamInviteRequest,
+  TeamInviteResponse,
+  TeamMember,
+  TeamMembersResponse,
+  type TeamMemberUpdate,
   type TransferCloneRequest,
   type TransferCompleteRequest,
   type TransferCreateRequest,
@@ -471,6 +476,56 @@ export class FerryClient {
       body: settings,
       idempotent: true,
     });
+  }
+
+  // --- team members (/api/user/teams/{teamId}/…): the manager, or a member with USER_MANAGER ---------------
+
+  /** `GET /user/teams/{teamId}/members`: the manager, the members and the pending invitations, with the seats. */
+  teamMembers(teamId: string): Promise<TeamMembersResponse> {
+    return this.request('GET', `/user/teams/${encodeURIComponent(teamId)}/members`, {
+      schema: TeamMembersResponse,
+      idempotent: true,
+    });
+  }
+
+  /** `POST /user/teams/{teamId}/invitations`: addresses and/or a CSV; one result per address or row. */
+  inviteTeamMembers(teamId: string, request: TeamInviteRequest): Promise<TeamInviteResponse> {
+    return this.request('POST', `/user/teams/${encodeURIComponent(teamId)}/invitations`, {
+      schema: TeamInviteResponse,
+      body: request,
+      // Not repeated after an unclear failure: the mail of a first attempt may have gone.
+      idempotent: false,
+    });
+  }
+
+  /** `DELETE /user/teams/{teamId}/invitations/{invitationId}`: the link stops working, the seat is free. */
+  async withdrawTeamInvitation(teamId: string, invitationId: string): Promise<void> {
+    await this.request(
+      'DELETE',
+      `/user/teams/${encodeURIComponent(teamId)}/invitations/${encodeURIComponent(invitationId)}`,
+      { schema: null, idempotent: false },
+    );
+  }
+
+  /** `PATCH /user/teams/{teamId}/members/{uid}`: permissions and/or disabled. */
+  updateTeamMember(teamId: string, uid: string, update: TeamMemberUpdate): Promise<TeamMember> {
+    return this.request(
+      'PATCH',
+      `/user/teams/${encodeURIComponent(teamId)}/members/${encodeURIComponent(uid)}`,
+      { schema: TeamMember, body: update, idempotent: true },
+    );
+  }
+
+  /** `DELETE /user/teams/{teamId}/members/{uid}`: the member leaves the team (a free account, with its transfers). */
+  async removeTeamMember(teamId: string, uid: string): Promise<void> {
+    await this.request(
+      'DELETE',
+      `/user/teams/${encodeURIComponent(teamId)}/members/${encodeURIComponent(uid)}`,
+      {
+        schema: null,
+        idempotent: false,
+      },
+    );
   }
 
   // --- the operator console (/api/operator/…): to anyone but an operator of the server, 404 NOT_FOUND ---

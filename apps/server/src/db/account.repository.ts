@@ -29,6 +29,8 @@ export interface UserRecord {
   planEndsAt: Date | null;
   /** Set while an operator has the account suspended. */
   suspendedAt: Date | null;
+  /** Set while the team's manager has this member disabled. */
+  teamDisabledAt: Date | null;
   limitSettings: {
     /** Seats of a contract (CUSTOM): overrides the plan code's (core teamLicences). */
     licences?: number | null;
@@ -73,7 +75,7 @@ export interface ApiTokenRecord {
 
 const USER = `id, email, email_verified_at AS "emailVerifiedAt", password_hash AS "passwordHash", firstname, locale,
   plan_type AS "planType", plan_code AS "planCode", plan_ends_at AS "planEndsAt",
-  suspended_at AS "suspendedAt", manager_id AS "managerId", permissions, chosen_plan AS "chosenPlan",
+  suspended_at AS "suspendedAt", team_disabled_at AS "teamDisabledAt", manager_id AS "managerId", permissions, chosen_plan AS "chosenPlan",
   last_login_at AS "lastLoginAt", last_sign_in_provider AS "lastSignInProvider", created_at AS "createdAt",
   totp_secret AS "totpSecret", totp_enabled_at AS "totpEnabledAt", totp_last_step::float8 AS "totpLastStep",
   cardinality(recovery_codes) AS "recoveryCodesLeft", sign_in_generation AS "signInGeneration", limit_settings AS "limitSettings", settings`;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -336,7 +337,11 @@ export const users = pgTable(
     planEndsAt: ts('plan_ends_at'),
     /** Set by an operator: no sign-in, and the account's transfers answer 403 ACCOUNT_SUSPENDED. */
     suspendedAt: ts('suspended_at'),
+    /** Set while the team's manager has the member disabled: no sign-in, sessions revoked; transfers keep working. */
+    teamDisabledAt: ts('team_disabled_at'),
     managerId: text('manager_id'),
+    /** The member's user group in their team (its policy overrides apply over the team's uploader settings). */
+    groupId: text('group_id').references((): AnyPgColumn => userGroups.id, { onDelete: 'set null' }),
     permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
     /** The plan picked on /register?type=…, waiting for the billing step. */
     chosenPlan: jsonb('chosen_plan').$type<Record<string, unknown>>(),
@@ -935,3 +940,47 @@ export const securityLogSettings = pgTable('security_log_settings', {
   retentionDays: integer('retention_days').notNull(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+/**
+ * Invitations to join a team (a team is its manager's uid): a one-time link `/join?token=…` (only its hash is kept),
+ * valid 7 days. A pending one (not accepted, not withdrawn, not expired) holds a seat.
+ */
+export const teamInvitations = pgTable(
+  'team_invitations',
+  {
+    id: text('id').primaryKey(),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
+    /** A user group the member joins on accepting (groups are not built yet). */
+    groupId: text('group_id'),
+    inviterId: text('inviter_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    acceptedAt: ts('accepted_at'),
+    withdrawnAt: ts('withdrawn_at'),
+  },
+  (t) => [
+    uniqueIndex('team_invitations_token_idx').on(t.tokenHash),
+    index('team_invitations_team_idx').on(t.teamId, t.expiresAt),
+    index('team_invitations_email_idx').on(sql`lower(${t.email})`),
+  ],
+);
+
+/** A team's user groups: members in a group are held to the team's uploader settings with the group's overrides. */
+export const userGroups = pgTable(
+  'user_groups',
+  {
+    id: text('id').primaryKey(),
+    teamId: text('team_id')
+      .notNull()
+      .references((): AnyPgColumn => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** A partial UploaderSettings: each flag set here wins over the team's for the group's members. */
+    overrides: jsonb('overrides').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('user_groups_team_name_idx').on(t.teamId, sql`lower(${t.name})`)],
+);

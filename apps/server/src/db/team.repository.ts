@@ -23,4 +23,14 @@ export class PgTeamRepository {
     );
     return rows[0]?.bytes ?? 0;
   }
+
+  /** The policy overrides of a member's user group (empty when in none). */
+  async groupOverridesOf(userId: string): Promise<Record<string, unknown>> {
+    const { rows } = await this.db.query<{ overrides: Record<string, unknown> }>(
+      `SELECT g.overrides FROM users u JOIN user_groups g ON g.id = u.group_id AND g.team_id = u.manager_id
+        WHERE u.id = $1`,
+      [userId],
+    );
+    return rows[0]?.overrides ?? {};
+  }
 }

@@ -569,6 +569,58 @@ const TABLE: Record<string, Row> = {
       body: { retentionDays: 365 },
     }),
   },
+  // Team members: the manager or a USER_MANAGER member, with a team plan (NONE and PREMIUM have none: 403).
+  // The team roles (manager, USER_MANAGER, plain member, another team) are in team-members.int.test.ts.
+  'GET /api/user/teams/:teamId/members': {
+    expect: { ...owner([403, 'FORBIDDEN']) },
+    call: ({ target }) => ({ path: `/api/user/teams/${target.uid}/members` }),
+  },
+  'POST /api/user/teams/:teamId/invitations': {
+    expect: { ...owner([403, 'FORBIDDEN']) },
+    call: ({ target }) => ({
+      path: `/api/user/teams/${target.uid}/invitations`,
+      body: { emails: ['someone@example.com'] },
+    }),
+  },
+  'DELETE /api/user/teams/:teamId/invitations/:invitationId': {
+    expect: { ...owner([403, 'FORBIDDEN']) },
+    call: ({ target }) => ({ path: `/api/user/teams/${target.uid}/invitations/none` }),
+  },
+  'PATCH /api/user/teams/:teamId/members/:uid': {
+    expect: { ...owner([403, 'FORBIDDEN']) },
+    call: ({ target }) => ({
+      path: `/api/user/teams/${target.uid}/members/${target.uid}`,
+      body: { permissions: [] },
+    }),
+  },
+  'DELETE /api/user/teams/:teamId/members/:uid': {
+    expect: { ...owner([403, 'FORBIDDEN']) },
+    call: ({ target }) => ({ path: `/api/user/teams/${target.uid}/members/${target.uid}` }),
+  },
+  'GET /api/user/teams/:teamId/groups': {
+    expect: { ...owner([403, 'FORBIDDEN']) },
+    call: ({ target }) => ({ path: `/api/user/teams/${target.uid}/groups` }),
+  },
+  'POST /api/user/teams/:teamId/groups': {
+    expect: { ...owner([403, 'FORBIDDEN']) },
+    call: ({ target }) => ({ path: `/api/user/teams/${target.uid}/groups`, body: { name: 'Group' } }),
+  },
+  'PATCH /api/user/teams/:teamId/groups/:groupId': {
+    expect: { ...owner([403, 'FORBIDDEN']) },
+    call: ({ target }) => ({ path: `/api/user/teams/${target.uid}/groups/none`, body: { name: 'Group' } }),
+  },
+  'DELETE /api/user/teams/:teamId/groups/:groupId': {
+    expect: { ...owner([403, 'FORBIDDEN']) },
+    call: ({ target }) => ({ path: `/api/user/teams/${target.uid}/groups/none` }),
+  },
+  'GET /api/user/team-invitations/:token': {
+    expect: same([404, 'NOT_FOUND']),
+    call: () => ({ path: '/api/user/team-invitations/not-an-invitation' }),
+  },
+  'POST /api/user/team-invitations/accept': {
+    expect: same([404, 'NOT_FOUND']),
+    call: () => ({ path: '/api/user/team-invitations/accept', body: { token: 'not-an-invitation' } }),
+  },
   'GET /api/user/locations/country': {
     expect: same(200),
     call: () => ({ path: '/api/user/locations/country' }),

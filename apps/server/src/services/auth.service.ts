@@ -104,6 +104,8 @@ function refuseSuspended(user: UserRecord): void {
       'ACCOUNT_SUSPENDED',
       'This account is suspended: contact the operators of this service.',
     );
+  if (user.teamDisabledAt)
+    throw new AppError('MEMBER_DISABLED', "Your team's manager has disabled this account.");
 }
 
 /**
@@ -771,6 +773,12 @@ export class AuthService {
   }
 
   // --- internals -----------------------------------------------------------------------------------------
+
+  /** An id token for an account another service has just proven (a team invitation accepted). */
+  async idTokenForAccount(user: UserRecord): Promise<IdTokenResponse> {
+    refuseSuspended(user);
+    return this.idToken(user, 'password');
+  }
 
   private async idToken(user: UserRecord, provider: string): Promise<IdTokenResponse> {
     const iat = Math.floor(this.now().getTime() / 1000);

@@ -97,7 +97,11 @@ export class LimitsService {
       forcedFileValidityInDays: team.limitSettings.forcedFileValidityInDays ?? null,
       forcedRegion: team.limitSettings.forcedRegion ?? null,
       teamId: team.id,
-      memberSettings: team.id === user.id ? null : teamMemberUploaderSettings(team),
+      // A member's: the team's settings, then their user group's overrides over them.
+      memberSettings:
+        team.id === user.id
+          ? null
+          : { ...teamMemberUploaderSettings(team), ...(await this.teams.groupOverridesOf(user.id)) },
     };
   }
 

@@ -19,6 +19,7 @@ export const NAMESPACES = [
   'operator',
   'billing',
   'securitylog',
+  'team',
 ] as const;
 export const LOCALE_STORAGE_KEY = 'ferry.locale';
 

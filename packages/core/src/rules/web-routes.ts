@@ -7,8 +7,6 @@ export const DASHBOARD_COMING_ROUTES = [
   '/dashboard/admin',
   '/dashboard/admin/transfers',
   '/dashboard/admin/transfers/settings',
-  '/dashboard/admin/users',
-  '/dashboard/admin/user-groups',
   '/dashboard/admin/api',
   '/dashboard/admin/authentication',
 ] as const;
@@ -38,6 +36,7 @@ export const WEB_ROUTES = [
   '/verify-email',
   '/forgot-password',
   '/reset-password',
+  '/join',
   '/account',
   '/account/profile',
   '/account/security',
@@ -56,6 +55,8 @@ export const WEB_ROUTES = [
   '/dashboard/admin/inboxes/:inboxId/widgets/new',
   '/dashboard/admin/inboxes/:inboxId/widgets/:widgetId',
   '/dashboard/admin/security-logs',
+  '/dashboard/admin/users',
+  '/dashboard/admin/user-groups',
   ...DASHBOARD_COMING_ROUTES,
   '/operator',
 ] as const;

@@ -25,6 +25,7 @@ import {
 } from './send-options.js';
 import { DEFAULT_SERVER, resolveServer } from './server.js';
 import { addTeamLogsCommand } from './team-logs.js';
+import { addTeamCommands } from './team-program.js';
 import { addTransferCommands } from './transfer-program.js';
 
 declare const __FERRY_VERSION__: string | undefined;
@@ -335,6 +336,7 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
   addReceiveCommands(program, { io, context, retryForMs });
   addOperatorCommands(program, { io, context, retryForMs });
   addTeamLogsCommand(program, { io, context, retryForMs });
+  addTeamCommands(program, { io, context, retryForMs });
 
   return program;
 }

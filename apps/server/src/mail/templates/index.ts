@@ -24,6 +24,7 @@ export {
   type SubscriptionDunningInput,
   subscriptionDunning,
 } from './subscription-dunning.js';
+export { type TeamInvitationInput, teamInvitation } from './team-invitation.js';
 export { type TransferReceivedInput, transferReceived } from './transfer-received.js';
 export { type TransferSummaryInput, transferSummary } from './transfer-summary.js';
 export { type UploadReceiptInput, uploadReceipt } from './upload-receipt.js';

@@ -1,0 +1,6 @@
+import { MembersPage } from '../features/team/members-page';
+
+/** `/dashboard/admin/users` */
+export default function DashboardAdminUsersRoute() {
+  return <MembersPage />;
+}
