@@ -41,6 +41,7 @@ import { paymentWebhookRoutes } from './http/routes/payment-webhooks.routes.js';
 import { purchaseRoutes } from './http/routes/purchase.routes.js';
 import { receiveRoutes } from './http/routes/receive.routes.js';
 import { salesRoutes } from './http/routes/sales.routes.js';
+import { teamPolicyRoutes } from './http/routes/team-policy.routes.js';
 import { transferRoutes } from './http/routes/transfer.routes.js';
 import { userRoutes } from './http/routes/user.routes.js';
 import { widgetScriptRoutes } from './http/routes/widget-script.routes.js';
@@ -68,6 +69,7 @@ import type { SalesService } from './services/sales.service.js';
 import type { SecurityLog } from './services/security-log.js';
 import type { SubscriptionService } from './services/subscription.service.js';
 import type { TaxService } from './services/tax.service.js';
+import type { TeamPolicyService } from './services/team-policy.js';
 import type { TransferService } from './services/transfer.service.js';
 import type { UserService } from './services/user.service.js';
 import type { HashingDataStore } from './storage/hashing-store.js';
@@ -91,6 +93,8 @@ export interface AppDeps {
   oidc: OidcSignIn;
   limits: LimitsService;
   users: UserService;
+  /** Teams' authentication policies (allowed domains, required second factor, sign-in methods). */
+  teamPolicies: TeamPolicyService;
   /** The signed-in user's address book and contact groups. */
   contacts: ContactsService;
   sales: SalesService;
@@ -217,6 +221,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(oidcRoutes(deps.oidc, deps.auth, callerOrigin, secure));
   await app.register(limitsRoutes(deps.limits));
   await app.register(userRoutes(deps.users));
+  await app.register(teamPolicyRoutes(deps.teamPolicies, deps.auth));
   await app.register(contactsRoutes(deps.contacts));
   await app.register(salesRoutes(deps.sales));
   await app.register(invoiceRoutes(deps.invoices, deps.taxes));

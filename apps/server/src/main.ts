@@ -86,6 +86,7 @@ import { SubscriptionService } from './services/subscription.service.js';
 import { SubscriptionDunning } from './services/subscription-dunning.js';
 import { subscriptionLine } from './services/subscription-view.js';
 import { TaxService } from './services/tax.service.js';
+import { TeamPolicyService } from './services/team-policy.js';
 import { TransferService } from './services/transfer.service.js';
 import { UserService } from './services/user.service.js';
 import { HashingDataStore } from './storage/hashing-store.js';
@@ -129,6 +130,8 @@ export interface Ferry {
   jobs: JobQueue;
   notifications: NotificationService;
   metrics: Metrics;
+  /** Teams' authentication policies: memberEmailAllowed(teamId, email) for invitations and joins. */
+  teamPolicies: TeamPolicyService;
   /** EU VAT decisions (billing-ports Taxes). */
   taxes: TaxService;
   /** Invoices: issue, mark paid, void, open amounts, payment listeners (billing-ports Invoices). */
@@ -286,6 +289,11 @@ export async function createFerry(
     const accounts = new PgAccountRepository(database.pool);
     // Teams' security logs: every service that acts for an account writes its events here.
     const securityLog = new PgSecurityLog(database.pool);
+    // Teams' authentication policies; the members' invitations and joins check memberEmailAllowed.
+    const teamPolicies = new TeamPolicyService(accounts, securityLog, [
+      'password',
+      ...config.oidc.providers.map((p) => p.name),
+    ]);
     const auth = new AuthService(
       accounts,
       passwords,
@@ -564,7 +572,13 @@ export async function createFerry(
         logger.child({ component: 'oidc' }),
       ),
       limits,
-      users: new UserService(accounts, logger.child({ component: 'users' }), config.countryHeader),
+      users: new UserService(
+        accounts,
+        logger.child({ component: 'users' }),
+        config.countryHeader,
+        securityLog,
+      ),
+      teamPolicies,
       contacts,
       receive,
       receiveRequests,
@@ -613,6 +627,7 @@ export async function createFerry(
       jobs,
       notifications,
       metrics,
+      teamPolicies,
       taxes,
       invoices,
       listenMetrics,

@@ -6,6 +6,7 @@ export * from './api/limits.js';
 export * from './api/operator.js';
 export * from './api/receive.js';
 export * from './api/security-log.js';
+export * from './api/team-admin.js';
 export * from './api/transfer.js';
 export * from './api/user.js';
 export * from './constants.js';
