@@ -69,6 +69,7 @@ import type { SalesService } from './services/sales.service.js';
 import type { SecurityLog } from './services/security-log.js';
 import type { SubscriptionService } from './services/subscription.service.js';
 import type { TaxService } from './services/tax.service.js';
+import type { TeamAdminService } from './services/team-admin.service.js';
 import type { TeamPolicyService } from './services/team-policy.js';
 import type { TransferService } from './services/transfer.service.js';
 import type { UserService } from './services/user.service.js';
@@ -95,6 +96,8 @@ export interface AppDeps {
   users: UserService;
   /** Teams' authentication policies (allowed domains, required second factor, sign-in methods). */
   teamPolicies: TeamPolicyService;
+  /** The team admin overview (seats, storage, 7-day bytes, 30 days of activity). */
+  teamAdmin: TeamAdminService;
   /** The signed-in user's address book and contact groups. */
   contacts: ContactsService;
   sales: SalesService;
@@ -221,7 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(oidcRoutes(deps.oidc, deps.auth, callerOrigin, secure));
   await app.register(limitsRoutes(deps.limits));
   await app.register(userRoutes(deps.users));
-  await app.register(teamPolicyRoutes(deps.teamPolicies, deps.auth));
+  await app.register(teamPolicyRoutes(deps.teamPolicies, deps.auth, deps.teamAdmin));
   await app.register(contactsRoutes(deps.contacts));
   await app.register(salesRoutes(deps.sales));
   await app.register(invoiceRoutes(deps.invoices, deps.taxes));

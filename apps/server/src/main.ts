@@ -86,9 +86,10 @@ import { SubscriptionService } from './services/subscription.service.js';
 import { SubscriptionDunning } from './services/subscription-dunning.js';
 import { subscriptionLine } from './services/subscription-view.js';
 import { TaxService } from './services/tax.service.js';
+import { TeamAdminService } from './services/team-admin.service.js';
 import { TeamPolicyService } from './services/team-policy.js';
 import { TransferService } from './services/transfer.service.js';
-import { UserService } from './services/user.service.js';
+import { permissionsOf, UserService } from './services/user.service.js';
 import { HashingDataStore } from './storage/hashing-store.js';
 import { createStorage } from './storage/index.js';
 
@@ -530,6 +531,29 @@ export async function createFerry(
       async (userId) => (await accounts.user(userId))?.suspendedAt != null,
     );
     downloads.restrictReceived((transfer, userId) => receive.mayDownload(transfer, userId));
+    // The admin transfers page: the owner's team manager or a TRANSFER_MANAGER of the team downloads as an admin.
+    downloads.adminDownloads({
+      mayAdminister: async (transfer, userId) => {
+        if (!transfer.ownerId) return false;
+        const [owner, caller] = [await accounts.user(transfer.ownerId), await accounts.user(userId)];
+        if (!owner || !caller) return false;
+        const team = owner.managerId ?? owner.id;
+        return (
+          caller.id === team ||
+          (caller.managerId === team && permissionsOf(caller).includes('TRANSFER_MANAGER'))
+        );
+      },
+      downloaded: (transfer, adminId, what) =>
+        securityLog.record({
+          userId: transfer.ownerId!,
+          action: 'transfer-downloaded',
+          actorUserId: adminId,
+          ip: what.ip,
+          userAgent: what.userAgent,
+          target: transfer.id,
+          details: { admin: true, fileId: what.fileId, bytes: what.bytes },
+        }),
+    });
     // Selling files: a priced transfer is downloaded with a purchase, paid through a card provider.
     const purchases = new PurchaseService(
       new PgPurchaseRepository(database.pool),
@@ -579,6 +603,7 @@ export async function createFerry(
         securityLog,
       ),
       teamPolicies,
+      teamAdmin: new TeamAdminService(accounts, new PgTeamRepository(database.pool), repo, options.now),
       contacts,
       receive,
       receiveRequests,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api, signedInAccount } from '../test/flows.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
 import { type SmtpSink, startSmtpSink } from '../test/smtp-sink.js';
+import { TusTestClient } from '../test/tus-client.js';
 
 /**
  * A team's policies (issue 20 item 2): the uploader settings a manager or a transfer manager sets for the team,
@@ -317,5 +318,132 @@ describe('the authentication policy (/api/team/{teamId}/authentication-policy)',
     });
     // A member's uid names no team.
     expect(await policies.memberEmailAllowed(plain.uid, 'a@policy.example')).toBe(false);
+  });
+});
+
+/** A member's uploaded S2 transfer of one 10-byte file, at most `maxDownloads` downloads. */
+async function uploaded(owner: Account, body: Record<string, unknown> = {}) {
+  const created = (await createTransfer(owner, { files: [{ name: 'a.txt', size: 10 }], ...body })).body;
+  await new TusTestClient(ferry.baseUrl, created.uploadToken).upload(
+    created.transferId,
+    created.files[0].id,
+    Buffer.alloc(10, 7),
+  );
+  const done = await api(ferry.baseUrl, `/api/transfer/transfers/${created.transferId}/complete`, {
+    method: 'POST',
+    headers: { 'x-upload-token': created.uploadToken },
+    json: { files: [] },
+  });
+  expect(done.status).toBe(200);
+  return { id: created.transferId as string, fileId: created.files[0].id as string };
+}
+const link = (who: Account | null, t: { id: string; fileId: string }, admin: boolean) =>
+  api(
+    ferry.baseUrl,
+    `/api/transfer/downloads/link?transferId=${t.id}&fileId=${t.fileId}${admin ? '&admin-dashboard=true' : ''}`,
+    { headers: who ? who.bearer : {} },
+  );
+
+describe('downloads from the admin transfers page (admin-dashboard flag)', () => {
+  it('by the manager or a transfer manager: not against maxDownloads, counted in the 7-day bytes, logged', async () => {
+    const t = await uploaded(plain, { maxDownloads: 1 });
+    expect((await link(manager, t, true)).status).toBe(200);
+    expect((await link(tm, t, true)).status).toBe(200);
+    const rows = await query<{ admin: boolean; bytes: number; recipient_id: number | null }>(
+      ferry,
+      'SELECT admin, bytes::int AS bytes, recipient_id FROM downloads WHERE transfer_id = $1 ORDER BY id',
+      [t.id],
+    );
+    expect(rows).toEqual([
+      { admin: true, bytes: 10, recipient_id: null },
+      { admin: true, bytes: 10, recipient_id: null },
+    ]);
+    const count = await query<{ n: number }>(
+      ferry,
+      'SELECT download_count AS n FROM transfers WHERE id = $1',
+      [t.id],
+    );
+    expect(count[0]?.n).toBe(0);
+    const events = await query<{ actor_user_id: string; target: string; details: Record<string, unknown> }>(
+      ferry,
+      `SELECT actor_user_id, target, details FROM security_log WHERE action = 'transfer-downloaded' ORDER BY id`,
+    );
+    expect(events).toEqual([
+      { actor_user_id: manager.uid, target: t.id, details: { admin: true, fileId: t.fileId, bytes: 10 } },
+      { actor_user_id: tm.uid, target: t.id, details: { admin: true, fileId: t.fileId, bytes: 10 } },
+    ]);
+    // The one download the transfer allows is still there for its recipients.
+    expect((await link(null, t, false)).status).toBe(200);
+    expect((await link(null, t, false)).body).toMatchObject({ codes: ['TOO_MANY_DOWNLOADS'] });
+    const overview = await api(ferry.baseUrl, `/api/team/${manager.uid}/overview`, {
+      headers: manager.bearer,
+    });
+    expect(overview.body.downloaded7Days.usedBytes).toBe(30);
+  });
+
+  it('the flag is never trusted alone: anyone else gets the normal, counted download', async () => {
+    const t = await uploaded(plain, { maxDownloads: 2 });
+    // A user manager of the team and an outsider send the flag: each is an ordinary download.
+    for (const who of [um, outsider]) expect((await link(who, t, true)).status).toBe(200);
+    expect((await link(plain, t, true)).body).toMatchObject({ codes: ['TOO_MANY_DOWNLOADS'] });
+    const rows = await query<{ admin: boolean }>(
+      ferry,
+      'SELECT admin FROM downloads WHERE transfer_id = $1',
+      [t.id],
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.admin === false)).toBe(true);
+    const count = await query<{ n: number }>(
+      ferry,
+      'SELECT download_count AS n FROM transfers WHERE id = $1',
+      [t.id],
+    );
+    expect(count[0]?.n).toBe(2);
+    expect(await query(ferry, `SELECT 1 FROM security_log WHERE action = 'transfer-downloaded'`)).toEqual([]);
+  });
+});
+
+describe('GET /api/team/{teamId}/overview', () => {
+  it('gives seats, storage, 7-day bytes and 30 days of activity to the manager and TM/UM members only', async () => {
+    const path = `/api/team/${manager.uid}/overview`;
+    expect((await api(ferry.baseUrl, path)).status).toBe(401);
+    expect((await api(ferry.baseUrl, path, { headers: outsider.bearer })).status).toBe(404);
+    expect((await api(ferry.baseUrl, path, { headers: plain.bearer })).status).toBe(403);
+    expect((await api(ferry.baseUrl, `/api/team/${tm.uid}/overview`, { headers: tm.bearer })).status).toBe(
+      404,
+    );
+
+    await query(ferry, `UPDATE users SET plan_code = 'TEAM' WHERE id = $1`, [manager.uid]);
+    const t = await uploaded(plain);
+    await uploaded(manager);
+    await query(
+      ferry,
+      `INSERT INTO downloads (transfer_id, kind, bytes, created_at) VALUES ($1, 'zip', 500, now() - interval '10 days')`,
+      [t.id],
+    );
+    expect((await link(null, t, false)).status).toBe(200);
+
+    const members = await query<{ n: number }>(
+      ferry,
+      'SELECT count(*)::int AS n FROM users WHERE id = $1 OR manager_id = $1',
+      [manager.uid],
+    );
+    expect(members[0]?.n).toBeGreaterThanOrEqual(4);
+    for (const who of [manager, tm, um]) {
+      const answer = await api(ferry.baseUrl, path, { headers: who.bearer });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const o = answer.body;
+      expect(o.teamId).toBe(manager.uid);
+      expect(o.seats).toEqual({ used: members[0]?.n, total: 5 });
+      expect(o.storage.usedBytes).toBe(20);
+      expect(o.downloaded7Days.usedBytes).toBe(10);
+      expect(o.activity).toHaveLength(30);
+      const today = new Date().toISOString().slice(0, 10);
+      expect(o.activity[29]).toEqual({ date: today, transfersCreated: 2, bytesDownloaded: 10 });
+      const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+      expect(o.activity.find((d: { date: string }) => d.date === tenDaysAgo)).toMatchObject({
+        bytesDownloaded: 500,
+      });
+    }
   });
 });

@@ -62,3 +62,28 @@ export function emailInDomains(email: string, domains: readonly string[]): boole
   const domain = email.slice(at + 1).toLowerCase();
   return domains.some((d) => domain === d || domain.endsWith(`.${d}`));
 }
+
+/** One day of a team's activity (UTC days). */
+export const TeamActivityDay = z.object({
+  /** YYYY-MM-DD (UTC). */
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  /** Transfers the team's members (and manager) created that day. */
+  transfersCreated: z.number().int(),
+  /** Bytes handed out by download links of the team's transfers that day (admin downloads included). */
+  bytesDownloaded: z.number(),
+});
+export type TeamActivityDay = z.infer<typeof TeamActivityDay>;
+
+/**
+ * GET /team/{teamId}/overview (/dashboard/admin): for the manager and members with TRANSFER_MANAGER or
+ * USER_MANAGER. `seats.total` null: no seat limit; `storage.totalBytes` null: no global storage cap.
+ */
+export const TeamOverview = z.object({
+  teamId: z.string(),
+  seats: z.object({ used: z.number().int(), total: z.number().int().nullable() }),
+  storage: z.object({ usedBytes: z.number(), totalBytes: z.number().nullable() }),
+  downloaded7Days: z.object({ usedBytes: z.number(), maxBytes: z.number() }),
+  /** The last 30 days, oldest first, today (UTC) last; days without activity are zeros. */
+  activity: z.array(TeamActivityDay),
+});
+export type TeamOverview = z.infer<typeof TeamOverview>;
