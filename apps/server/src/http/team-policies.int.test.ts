@@ -180,6 +180,24 @@ describe("members are held to each flag of the team's uploader settings on the s
       expect(own.status, JSON.stringify(own.body)).toBe(201);
     });
 
+  it("notificationOpt: a member's mail choices give way to the account's defaults", async () => {
+    const confirmation = async (who: Account) => {
+      const created = await createTransfer(who, { downloadConfirmation: true, summary: true });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const [row] = await query<{ confirm: boolean; summary: boolean }>(
+        ferry,
+        'SELECT download_confirmation AS confirm, notify_summary AS summary FROM transfers WHERE id = $1',
+        [created.body.transferId],
+      );
+      return row;
+    };
+    expect(await confirmation(plain)).toEqual({ confirm: true, summary: true });
+    expect((await putSettings(manager, { ...base, notificationOpt: false })).status).toBe(200);
+    // S2 defaults: no download confirmation, no summary.
+    expect(await confirmation(plain)).toEqual({ confirm: false, summary: false });
+    expect(await confirmation(manager)).toEqual({ confirm: true, summary: true });
+  });
+
   it("requireForceEmailWhenDownloadS2: a member's link asks for the downloader's address", async () => {
     expect((await putSettings(manager, { ...base, requireForceEmailWhenDownloadS2: true })).status).toBe(200);
     const created = await createTransfer(plain, { forceEmailWhenDownloadS2: false });
