@@ -95,6 +95,11 @@ export const routes: RouteObject[] = [
                         path: 'transfers/:id',
                         ...page(() => import('./routes/dashboard-transfer-detail.route')),
                       },
+                      // Spec §2 /dashboard/admin/transfers/settings: the team's uploader settings.
+                      {
+                        path: 'admin/transfers/settings',
+                        ...page(() => import('./routes/dashboard-admin-transfer-settings.route')),
+                      },
                       // Spec §2 /dashboard/admin/inboxes and its subpaths: upload inboxes and their widgets.
                       { path: 'admin/inboxes', ...page(() => import('./routes/dashboard-inboxes.route')) },
                       {
