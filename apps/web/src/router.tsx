@@ -100,6 +100,11 @@ export const routes: RouteObject[] = [
                         path: 'admin/transfers/settings',
                         ...page(() => import('./routes/dashboard-admin-transfer-settings.route')),
                       },
+                      // Spec §2 /dashboard/admin/authentication: the team's authentication policy.
+                      {
+                        path: 'admin/authentication',
+                        ...page(() => import('./routes/dashboard-admin-authentication.route')),
+                      },
                       // Spec §2 /dashboard/admin/inboxes and its subpaths: upload inboxes and their widgets.
                       { path: 'admin/inboxes', ...page(() => import('./routes/dashboard-inboxes.route')) },
                       {

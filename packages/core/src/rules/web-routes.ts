@@ -10,7 +10,6 @@ export const DASHBOARD_COMING_ROUTES = [
   '/dashboard/admin/users',
   '/dashboard/admin/user-groups',
   '/dashboard/admin/api',
-  '/dashboard/admin/authentication',
 ] as const;
 
 /**
@@ -51,6 +50,7 @@ export const WEB_ROUTES = [
   '/dashboard/transfers',
   '/dashboard/transfers/:id',
   '/dashboard/admin/transfers/settings',
+  '/dashboard/admin/authentication',
   '/dashboard/admin/inboxes',
   '/dashboard/admin/inboxes/new',
   '/dashboard/admin/inboxes/:inboxId',

@@ -1,4 +1,9 @@
-import { TeamUploaderSettingsResponse, UploaderSettings } from '@ferry/core';
+import {
+  type TeamAuthPolicy,
+  TeamAuthPolicyResponse,
+  TeamUploaderSettingsResponse,
+  UploaderSettings,
+} from '@ferry/core';
 import { apiRequest } from '../../lib/api';
 
 /** GET /user/teams/{teamId}/uploader-settings: what the team's members may do (spec §3, §4). */
@@ -22,5 +27,22 @@ export function putTeamUploaderSettings(
     method: 'PUT',
     body: settings,
     schema: UploaderSettings,
+  });
+}
+
+/** GET /team/{teamId}/authentication-policy: the team's rules and the sign-in methods this server offers. */
+export function getTeamAuthPolicy(teamId: string, signal?: AbortSignal): Promise<TeamAuthPolicyResponse> {
+  return apiRequest(`/team/${encodeURIComponent(teamId)}/authentication-policy`, {
+    schema: TeamAuthPolicyResponse,
+    signal,
+  });
+}
+
+/** PUT /team/{teamId}/authentication-policy: the manager or a USER_MANAGER member changes the rules. */
+export function putTeamAuthPolicy(teamId: string, policy: TeamAuthPolicy): Promise<TeamAuthPolicyResponse> {
+  return apiRequest(`/team/${encodeURIComponent(teamId)}/authentication-policy`, {
+    method: 'PUT',
+    body: policy,
+    schema: TeamAuthPolicyResponse,
   });
 }
