@@ -95,6 +95,8 @@ export const routes: RouteObject[] = [
                         path: 'transfers/:id',
                         ...page(() => import('./routes/dashboard-transfer-detail.route')),
                       },
+                      // Spec §2 /dashboard/admin: the team overview.
+                      { path: 'admin', ...page(() => import('./routes/dashboard-admin-overview.route')) },
                       // Spec §2 /dashboard/admin/transfers/settings: the team's uploader settings.
                       {
                         path: 'admin/transfers/settings',

@@ -4,7 +4,6 @@
  */
 export const DASHBOARD_COMING_ROUTES = [
   '/dashboard/customization',
-  '/dashboard/admin',
   '/dashboard/admin/transfers',
   '/dashboard/admin/security-logs',
   '/dashboard/admin/users',
@@ -49,6 +48,7 @@ export const WEB_ROUTES = [
   '/dashboard/contact-groups',
   '/dashboard/transfers',
   '/dashboard/transfers/:id',
+  '/dashboard/admin',
   '/dashboard/admin/transfers/settings',
   '/dashboard/admin/authentication',
   '/dashboard/admin/inboxes',

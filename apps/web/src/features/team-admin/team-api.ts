@@ -1,6 +1,7 @@
 import {
   type TeamAuthPolicy,
   TeamAuthPolicyResponse,
+  TeamOverview,
   TeamUploaderSettingsResponse,
   UploaderSettings,
 } from '@ferry/core';
@@ -45,4 +46,9 @@ export function putTeamAuthPolicy(teamId: string, policy: TeamAuthPolicy): Promi
     body: policy,
     schema: TeamAuthPolicyResponse,
   });
+}
+
+/** GET /team/{teamId}/overview: seats, storage, 7-day bytes and 30 days of activity (/dashboard/admin). */
+export function getTeamOverview(teamId: string, signal?: AbortSignal): Promise<TeamOverview> {
+  return apiRequest(`/team/${encodeURIComponent(teamId)}/overview`, { schema: TeamOverview, signal });
 }
