@@ -43,6 +43,7 @@ import { receiveRoutes } from './http/routes/receive.routes.js';
 import { salesRoutes } from './http/routes/sales.routes.js';
 import { securityLogRoutes } from './http/routes/security-log.routes.js';
 import { teamMembersRoutes } from './http/routes/team-members.routes.js';
+import { teamPolicyRoutes } from './http/routes/team-policy.routes.js';
 import { transferRoutes } from './http/routes/transfer.routes.js';
 import { userRoutes } from './http/routes/user.routes.js';
 import { widgetScriptRoutes } from './http/routes/widget-script.routes.js';
@@ -71,7 +72,9 @@ import type { SecurityLog } from './services/security-log.js';
 import type { SecurityLogAdminService } from './services/security-log-admin.service.js';
 import type { SubscriptionService } from './services/subscription.service.js';
 import type { TaxService } from './services/tax.service.js';
+import type { TeamAdminService } from './services/team-admin.service.js';
 import type { TeamMembersService } from './services/team-members.service.js';
+import type { TeamPolicyService } from './services/team-policy.js';
 import type { TransferService } from './services/transfer.service.js';
 import type { UserService } from './services/user.service.js';
 import type { HashingDataStore } from './storage/hashing-store.js';
@@ -97,6 +100,10 @@ export interface AppDeps {
   users: UserService;
   /** Team members and invitations. */
   teamMembers: TeamMembersService;
+  /** Teams' authentication policies (allowed domains, required second factor, sign-in methods). */
+  teamPolicies: TeamPolicyService;
+  /** The team admin overview (seats, storage, 7-day bytes, 30 days of activity). */
+  teamAdmin: TeamAdminService;
   /** The signed-in user's address book and contact groups. */
   contacts: ContactsService;
   sales: SalesService;
@@ -227,6 +234,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(securityLogRoutes(deps.securityLogs));
   await app.register(userRoutes(deps.users));
   await app.register(teamMembersRoutes(deps.teamMembers, publicOrigin));
+  await app.register(teamPolicyRoutes(deps.teamPolicies, deps.auth, deps.teamAdmin));
   await app.register(contactsRoutes(deps.contacts));
   await app.register(salesRoutes(deps.sales));
   await app.register(invoiceRoutes(deps.invoices, deps.taxes));

@@ -89,9 +89,11 @@ import { SubscriptionService } from './services/subscription.service.js';
 import { SubscriptionDunning } from './services/subscription-dunning.js';
 import { subscriptionLine } from './services/subscription-view.js';
 import { TaxService } from './services/tax.service.js';
+import { TeamAdminService } from './services/team-admin.service.js';
 import { TeamMembersService } from './services/team-members.service.js';
+import { TeamPolicyService } from './services/team-policy.js';
 import { TransferService } from './services/transfer.service.js';
-import { UserService } from './services/user.service.js';
+import { permissionsOf, UserService } from './services/user.service.js';
 import { HashingDataStore } from './storage/hashing-store.js';
 import { createStorage } from './storage/index.js';
 
@@ -137,6 +139,8 @@ export interface Ferry {
   jobs: JobQueue;
   notifications: NotificationService;
   metrics: Metrics;
+  /** Teams' authentication policies: memberEmailAllowed(teamId, email) for invitations and joins. */
+  teamPolicies: TeamPolicyService;
   /** EU VAT decisions (billing-ports Taxes). */
   taxes: TaxService;
   /** Invoices: issue, mark paid, void, open amounts, payment listeners (billing-ports Invoices). */
@@ -301,6 +305,11 @@ export async function createFerry(
     const accounts = new PgAccountRepository(database.pool);
     // Teams' security logs: every service that acts for an account writes its events here.
     const securityLog = new PgSecurityLog(database.pool);
+    // Teams' authentication policies; the members' invitations and joins check memberEmailAllowed.
+    const teamPolicies = new TeamPolicyService(accounts, securityLog, [
+      'password',
+      ...config.oidc.providers.map((p) => p.name),
+    ]);
     const auth = new AuthService(
       accounts,
       passwords,
@@ -549,6 +558,29 @@ export async function createFerry(
     );
     downloads.recordSecurity(securityLog);
     downloads.restrictReceived((transfer, userId) => receive.mayDownload(transfer, userId));
+    // The admin transfers page: the owner's team manager or a TRANSFER_MANAGER of the team downloads as an admin.
+    downloads.adminDownloads({
+      mayAdminister: async (transfer, userId) => {
+        if (!transfer.ownerId) return false;
+        const [owner, caller] = [await accounts.user(transfer.ownerId), await accounts.user(userId)];
+        if (!owner || !caller) return false;
+        const team = owner.managerId ?? owner.id;
+        return (
+          caller.id === team ||
+          (caller.managerId === team && permissionsOf(caller).includes('TRANSFER_MANAGER'))
+        );
+      },
+      downloaded: (transfer, adminId, what) =>
+        securityLog.record({
+          userId: transfer.ownerId!,
+          action: 'transfer-downloaded',
+          actorUserId: adminId,
+          ip: what.ip,
+          userAgent: what.userAgent,
+          target: transfer.id,
+          details: { admin: true, fileId: what.fileId, bytes: what.bytes },
+        }),
+    });
     // Selling files: a priced transfer is downloaded with a purchase, paid through a card provider.
     const purchases = new PurchaseService(
       new PgPurchaseRepository(database.pool),
@@ -591,7 +623,6 @@ export async function createFerry(
         logger.child({ component: 'oidc' }),
       ),
       limits,
-      users: new UserService(accounts, logger.child({ component: 'users' }), config.countryHeader),
       teamMembers: new TeamMembersService(
         new PgTeamMembersRepository(database.pool),
         accounts,
@@ -602,6 +633,14 @@ export async function createFerry(
         config.productName,
         logger.child({ component: 'team-members' }),
       ),
+      users: new UserService(
+        accounts,
+        logger.child({ component: 'users' }),
+        config.countryHeader,
+        securityLog,
+      ),
+      teamPolicies,
+      teamAdmin: new TeamAdminService(accounts, new PgTeamRepository(database.pool), repo, options.now),
       contacts,
       receive,
       receiveRequests,
@@ -652,6 +691,7 @@ export async function createFerry(
       jobs,
       notifications,
       metrics,
+      teamPolicies,
       taxes,
       invoices,
       listenMetrics,

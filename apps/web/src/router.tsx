@@ -96,6 +96,18 @@ export const routes: RouteObject[] = [
                         path: 'transfers/:id',
                         ...page(() => import('./routes/dashboard-transfer-detail.route')),
                       },
+                      // Spec §2 /dashboard/admin: the team overview.
+                      { path: 'admin', ...page(() => import('./routes/dashboard-admin-overview.route')) },
+                      // Spec §2 /dashboard/admin/transfers/settings: the team's uploader settings.
+                      {
+                        path: 'admin/transfers/settings',
+                        ...page(() => import('./routes/dashboard-admin-transfer-settings.route')),
+                      },
+                      // Spec §2 /dashboard/admin/authentication: the team's authentication policy.
+                      {
+                        path: 'admin/authentication',
+                        ...page(() => import('./routes/dashboard-admin-authentication.route')),
+                      },
                       // Spec §2 /dashboard/admin/inboxes and its subpaths: upload inboxes and their widgets.
                       { path: 'admin/inboxes', ...page(() => import('./routes/dashboard-inboxes.route')) },
                       {

@@ -34,6 +34,12 @@ export const APP_ERROR_STATUS = {
   PASSWORD_REQUIRED: 401,
   DOWNLOADER_EMAIL_REQUIRED: 401,
   FORBIDDEN: 403,
+  /** A team's authentication policy does not allow this sign-in method (details.method, details.allowed). */
+  SIGN_IN_METHOD_NOT_ALLOWED: 403,
+  /** A team requires a second factor for password sign-ins: details.setupToken lets the member set one up. */
+  SECOND_FACTOR_SETUP_REQUIRED: 403,
+  /** An address outside a team's allowed e-mail domains (details.allowedDomains). */
+  EMAIL_DOMAIN_NOT_ALLOWED: 403,
   WRONG_PASSWORD: 403,
   WRONG_VERIFICATION_CODE: 403,
   VERIFICATION_CODE_EXPIRED: 403,

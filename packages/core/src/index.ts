@@ -7,6 +7,7 @@ export * from './api/operator.js';
 export * from './api/receive.js';
 export * from './api/security-log.js';
 export * from './api/team.js';
+export * from './api/team-admin.js';
 export * from './api/transfer.js';
 export * from './api/user.js';
 export * from './constants.js';

@@ -263,6 +263,8 @@ export const downloads = pgTable(
     }),
     /** Bytes this link call handed out (the file, or the whole ZIP), for the 7-day download limit. */
     bytes: bigint('bytes', { mode: 'number' }),
+    /** Downloaded from the team's admin transfers page (admin-dashboard flag, by the manager or a transfer manager). */
+    admin: boolean('admin').notNull().default(false),
     /** The sender's download confirmation: null (none wanted), 'pending', 'sent'. */
     confirmation: text('confirmation'),
   },

@@ -33,4 +33,32 @@ export class PgTeamRepository {
     );
     return rows[0]?.overrides ?? {};
   }
+
+  /** The accounts of the team: its manager and its members. */
+  async memberCount(teamId: string): Promise<number> {
+    const { rows } = await this.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (${TEAM_OWNERS}) team`,
+      [teamId],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /** Transfers created and bytes downloaded per UTC day since `since` (days without any are absent). */
+  async activitySince(
+    teamId: string,
+    since: Date,
+  ): Promise<Array<{ date: string; transfersCreated: number; bytesDownloaded: number }>> {
+    const { rows } = await this.db.query<{ date: string; transfers: number; bytes: number }>(
+      `SELECT date, sum(transfers)::int AS transfers, sum(bytes)::float8 AS bytes FROM (
+         SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, 1 AS transfers, 0 AS bytes
+           FROM transfers WHERE owner_id IN (${TEAM_OWNERS}) AND created_at >= $2
+         UNION ALL
+         SELECT to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), 0, coalesce(d.bytes, 0)
+           FROM downloads d JOIN transfers t ON t.id = d.transfer_id
+          WHERE t.owner_id IN (${TEAM_OWNERS}) AND d.created_at >= $2) a
+        GROUP BY date`,
+      [teamId, since],
+    );
+    return rows.map((r) => ({ date: r.date, transfersCreated: r.transfers, bytesDownloaded: r.bytes }));
+  }
 }

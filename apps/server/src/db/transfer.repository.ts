@@ -136,6 +136,19 @@ export class PgTransferRepository implements TransferRepository {
   }
 
   async consumeDownload(transferId: string, download: DownloadRecord): Promise<number | null> {
+    if (download.admin) {
+      const [row] = await this.db
+        .insert(downloads)
+        .values({
+          transferId,
+          ...download,
+          browserCode: undefined,
+          recipientId: undefined,
+          confirmation: undefined,
+        })
+        .returning({ id: downloads.id });
+      return row!.id;
+    }
     return this.db
       .transaction(async (tx): Promise<number | null> => {
         if (download.browserCode) {

@@ -621,6 +621,32 @@ const TABLE: Record<string, Row> = {
     expect: same([404, 'NOT_FOUND']),
     call: () => ({ path: '/api/user/team-invitations/accept', body: { token: 'not-an-invitation' } }),
   },
+  'GET /api/team/:teamId/overview': {
+    expect: owner(200),
+    call: ({ target }) => ({ path: `/api/team/${target.uid}/overview` }),
+  },
+  'GET /api/team/:teamId/authentication-policy': {
+    expect: owner(200),
+    call: ({ target }) => ({ path: `/api/team/${target.uid}/authentication-policy` }),
+  },
+  'PUT /api/team/:teamId/authentication-policy': {
+    expect: owner(200),
+    call: ({ target }) => ({
+      path: `/api/team/${target.uid}/authentication-policy`,
+      body: { allowedEmailDomains: [], requireSecondFactor: false, signInMethods: null },
+    }),
+  },
+  'POST /api/auth/second-factor-setup/start': {
+    expect: same([401, 'INVALID_TOKEN']),
+    call: () => ({ path: '/api/auth/second-factor-setup/start', body: { setupToken: 'a.b.c' } }),
+  },
+  'POST /api/auth/second-factor-setup/finish': {
+    expect: same([401, 'INVALID_TOKEN']),
+    call: () => ({
+      path: '/api/auth/second-factor-setup/finish',
+      body: { setupToken: 'a.b.c', code: '000000' },
+    }),
+  },
   'GET /api/user/locations/country': {
     expect: same(200),
     call: () => ({ path: '/api/user/locations/country' }),

@@ -40,6 +40,7 @@ import { planOf } from './effective-plan.js';
 import type { MailQueue } from './notification.service.js';
 import type { PasswordHasher, RateLimiter } from './ports.js';
 import type { SecurityEvent, SecurityLog } from './security-log.js';
+import { checkSignInAllowed, secondFactorRequired } from './team-policy.js';
 import { permissionsOf } from './user.service.js';
 
 /** Who made a request, once its credential checked out. */
@@ -67,7 +68,13 @@ export interface ExternalIdentity {
 }
 
 /** Why an OpenID Connect sign-in was not let in (the codes of /signin?error=…, docs/api.md). */
-export type IdentityRefusal = 'email_missing' | 'email_not_verified' | 'max_licences' | 'account_suspended';
+export type IdentityRefusal =
+  | 'email_missing'
+  | 'email_not_verified'
+  | 'max_licences'
+  | 'account_suspended'
+  /** The member's team does not allow this provider (its authentication policy). */
+  | 'method_not_allowed';
 
 export interface AuthRequestContext {
   ip: string;
@@ -77,6 +84,8 @@ export interface AuthRequestContext {
 }
 
 const ID_TOKEN_SECONDS = 3600;
+/** How long a member whose team requires a second factor has to set one up after signing in with a password. */
+const SETUP_TOKEN_SECONDS = 900;
 const VERIFY_LINK_HOURS = 24;
 const RESET_LINK_HOURS = 1;
 const API_TOKEN_PREFIX = 'fry_';
@@ -222,6 +231,8 @@ export class AuthService {
           details: { wrongCode: true },
         });
       }
+    } else {
+      await this.refuseWithoutSecondFactor(user, 'password');
     }
     await this.limiter.reset(`signin:${address}`);
     return this.idToken(user, 'password');
@@ -374,6 +385,7 @@ export class AuthService {
   ): Promise<SessionCookieResponse & { maxAgeSeconds: number }> {
     refuseSuspended(user);
     await this.checkLicence(user);
+    await this.checkTeamPolicy(user, provider);
     const issuedAt = this.now();
     const expiresAt = new Date(issuedAt.getTime() + options.expiresInMinutes * 60_000);
     const session: Omit<SessionRecord, 'createdAt' | 'lastUsedAt' | 'revokedAt'> = {
@@ -427,6 +439,8 @@ export class AuthService {
       if (error instanceof AppError && error.code === 'MAX_LICENCES_REACHED') return 'max_licences' as const;
       if (error instanceof AppError && error.code === 'ACCOUNT_SUSPENDED')
         return 'account_suspended' as const;
+      if (error instanceof AppError && error.code === 'SIGN_IN_METHOD_NOT_ALLOWED')
+        return 'method_not_allowed' as const;
       throw error;
     });
     if (typeof session === 'string') return { refused: session };
@@ -579,6 +593,75 @@ export class AuthService {
       throw new AppError('MAX_LICENCES_REACHED', 'Every seat of your team is taken: ask your team manager.', {
         details: { licences },
       });
+  }
+
+  /**
+   * The team's authentication policy (services/team-policy.ts): the sign-in method must be allowed, and a
+   * password sign-in needs a second factor when the team requires one (also for an id token from a reset or a
+   * verification link, which never asked for one).
+   */
+  private async checkTeamPolicy(user: UserRecord, provider: string): Promise<void> {
+    if (!user.managerId) return;
+    const manager = await this.repo.user(user.managerId);
+    checkSignInAllowed(user, manager, provider);
+    if (provider === 'password' && !user.totpEnabledAt) await this.refuseWithoutSecondFactor(user, provider);
+  }
+
+  /** 403 SECOND_FACTOR_SETUP_REQUIRED with a setup token, when the member's team requires a second factor. */
+  private async refuseWithoutSecondFactor(user: UserRecord, provider: string): Promise<void> {
+    if (!user.managerId || user.totpEnabledAt) return;
+    const manager = await this.repo.user(user.managerId);
+    checkSignInAllowed(user, manager, provider);
+    if (!secondFactorRequired(user, manager)) return;
+    const iat = Math.floor(this.now().getTime() / 1000);
+    const setupToken = await new SignJWT({ typ: 'totp-setup', user_id: user.id, gen: user.signInGeneration })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.id)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + SETUP_TOKEN_SECONDS)
+      .sign(this.key);
+    throw new AppError(
+      'SECOND_FACTOR_SETUP_REQUIRED',
+      'Your team requires a second factor: set up an authenticator app to sign in.',
+      { details: { setupToken, expiresInSeconds: SETUP_TOKEN_SECONDS } },
+    );
+  }
+
+  /** The member a setup token (from SECOND_FACTOR_SETUP_REQUIRED) was given to, while it still needs one. */
+  private async setupTokenUser(setupToken: string): Promise<UserRecord> {
+    const claims = await this.verifyJwt(setupToken, 'totp-setup');
+    const user = await this.repo.user(String(claims.sub));
+    if (!user || user.signInGeneration !== claims.gen)
+      throw invalidToken('This set-up has ended: sign in again.');
+    refuseSuspended(user);
+    if (user.totpEnabledAt) throw new AppError('CONFLICT', 'The second factor is on already: sign in.');
+    return user;
+  }
+
+  /** POST /auth/second-factor-setup/start: a new secret to scan, for a member whose team requires one. */
+  async startRequiredSecondFactor(setupToken: string): Promise<TotpSetupResponse> {
+    const user = await this.setupTokenUser(setupToken);
+    const secret = this.secondFactor.newSecret();
+    if (!(await this.repo.setPendingTotp(user.id, this.secondFactor.encrypt(secret))))
+      throw new AppError('CONFLICT', 'The second factor is on already.');
+    return { secret, otpauthUrl: this.secondFactor.otpauthUrl(secret, user.email) };
+  }
+
+  /** POST /auth/second-factor-setup/finish: the first code turns the factor on; answers recovery codes and an id token. */
+  async finishRequiredSecondFactor(
+    setupToken: string,
+    code: string,
+  ): Promise<RecoveryCodesResponse & IdTokenResponse> {
+    const user = await this.setupTokenUser(setupToken);
+    const auth: Authenticated = {
+      user,
+      planType: 'NONE',
+      session: null,
+      tokenId: null,
+      provider: 'password',
+    };
+    const { recoveryCodes } = await this.enableTotp(auth, code);
+    return { recoveryCodes, ...(await this.idToken((await this.repo.user(user.id))!, 'password')) };
   }
 
   /** A team member's plan is their team's: the manager's (spec §4: limits and plan follow the manager). */
@@ -827,7 +910,7 @@ export class AuthService {
 
   private async verifyJwt(
     token: string | undefined,
-    typ: 'id' | 'session',
+    typ: 'id' | 'session' | 'totp-setup',
   ): Promise<Record<string, unknown>> {
     // Spec §5: a session or id token has at least three dot-separated parts.
     if (!token || token.split('.').length < 3) throw invalidToken('Unexpected token format.');

@@ -28,6 +28,16 @@ export interface BlobReader {
   presignedUrl?: (key: string, options: PresignOptions) => Promise<string>;
 }
 
+/** The team admin side of downloads (see DownloadService.adminDownloads). */
+export interface AdminDownloads {
+  mayAdminister(transfer: TransferRecord, userId: string): Promise<boolean>;
+  downloaded(
+    transfer: TransferRecord,
+    adminId: string,
+    what: { fileId: string | null; bytes: number; ip: string; userAgent: string | null },
+  ): Promise<void>;
+}
+
 export interface DownloadContext {
   ip: string;
   userAgent?: string;
@@ -91,6 +101,17 @@ export class DownloadService {
    */
   restrictReceived(check: (transfer: TransferRecord, userId: string | null) => Promise<boolean>): void {
     this.ownerAccess = check;
+  }
+
+  private admin: AdminDownloads | null = null;
+
+  /**
+   * Downloads from the team's admin transfers page (the spec's admin-dashboard flag): `mayAdminister` says whether
+   * the signed-in caller is the owner's team manager or a TRANSFER_MANAGER of that team; `downloaded` records the
+   * security event. The flag alone is never trusted: anyone else gets the normal download.
+   */
+  adminDownloads(admin: AdminDownloads): void {
+    this.admin = admin;
   }
 
   private purchases: PurchaseGate | null = null;
@@ -188,6 +209,13 @@ export class DownloadService {
   async link(rawQuery: DownloadLinkQuery, ctx: DownloadContext): Promise<DownloadLinkResponse> {
     const query = DownloadLinkQuery.parse(rawQuery);
     const transfer = await this.available(query.transferId);
+    if (
+      query['admin-dashboard'] &&
+      ctx.viewerId &&
+      this.admin &&
+      (await this.admin.mayAdminister(transfer, ctx.viewerId))
+    )
+      return this.adminLink(transfer, query, ctx, ctx.viewerId);
     await this.checkReceived(transfer, ctx);
     const recipient = await this.personalLink(transfer, query.userSecret, ctx);
     if (transfer.passwordHash) {
@@ -249,6 +277,50 @@ export class DownloadService {
         details: { kind: file ? 'file' : 'zip', fileId: file?.id ?? null, bytes: size },
       });
     if (confirm) await this.notifications.downloaded(transfer.id, downloadId, query.browserCode);
+    return this.signedLink(transfer, file, size, ctx);
+  }
+
+  /**
+   * A team admin's download (admin-dashboard): no personal link, password or purchase asked (they manage the
+   * transfer), held to the team's 7-day bytes and counted in them, but not against maxDownloads nor as a
+   * recipient's download; the downloads row is marked admin and a transfer-downloaded event says admin: true.
+   */
+  private async adminLink(
+    transfer: TransferRecord,
+    query: ReturnType<typeof DownloadLinkQuery.parse>,
+    ctx: DownloadContext,
+    adminId: string,
+  ): Promise<DownloadLinkResponse> {
+    let file: TransferFileRecord | null = null;
+    if (query.fileId) {
+      file = await this.repo.file(transfer.id, query.fileId);
+      if (!file?.uploadedAt) throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
+    }
+    const size = file ? file.size : buildZipLayout(zipEntries(await this.repo.files(transfer.id))).totalSize;
+    await this.checkDownloadAllowance(transfer, size);
+    await this.repo.consumeDownload(transfer.id, {
+      fileId: file?.id ?? null,
+      kind: file ? 'file' : 'zip',
+      bytes: size,
+      ip: ctx.ip,
+      userAgent: ctx.userAgent,
+      admin: true,
+    });
+    await this.admin!.downloaded(transfer, adminId, {
+      fileId: file?.id ?? null,
+      bytes: size,
+      ip: ctx.ip,
+      userAgent: ctx.userAgent ?? null,
+    });
+    return this.signedLink(transfer, file, size, ctx);
+  }
+
+  private signedLink(
+    transfer: TransferRecord,
+    file: TransferFileRecord | null,
+    size: number,
+    ctx: DownloadContext,
+  ): DownloadLinkResponse {
     const expiresAt = Math.min(
       this.now().getTime() + this.linkTtlSeconds * 1000,
       transfer.expiresAt.getTime(),

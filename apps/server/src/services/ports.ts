@@ -127,6 +127,11 @@ export interface DownloadRecord {
   bytes?: number;
   /** 'pending' when the sender wants a confirmation of this download. */
   confirmation?: 'pending';
+  /**
+   * A download from the team's admin transfers page by the manager or a transfer manager: recorded (and counted
+   * in the 7-day bytes) but not against maxDownloads, nor as a recipient's or a visit's download.
+   */
+  admin?: boolean;
 }
 
 /**

@@ -194,12 +194,17 @@ export class TransferService {
         details: { field: 'recipients' },
       });
     const defaults = actor.notificationDefaults;
+    // Spec §3 notificationOpt off: a member does not choose the mails, the account's defaults apply.
+    const chosen =
+      actor.memberSettings && !actor.memberSettings.notificationOpt
+        ? { ...request, downloadConfirmation: undefined, expiryReminder: undefined, summary: undefined }
+        : request;
     const notify = {
       downloadConfirmation:
-        request.downloadConfirmation ??
+        chosen.downloadConfirmation ??
         (defaults ? (isS1 ? defaults.downloadConfirmation : defaults.downloadConfirmationS2) : isS1),
-      expiryReminder: isS1 && (request.expiryReminder ?? defaults?.expiryReminder ?? true),
-      summary: request.summary ?? (isS1 ? (defaults?.summary ?? true) : false),
+      expiryReminder: isS1 && (chosen.expiryReminder ?? defaults?.expiryReminder ?? true),
+      summary: chosen.summary ?? (isS1 ? (defaults?.summary ?? true) : false),
       forceEmailWhenDownloadS2:
         request.type === 'S2' &&
         // Spec §5: enforced for managed users when their settings require it.

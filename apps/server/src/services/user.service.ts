@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import type { PgAccountRepository, UserRecord } from '../db/account.repository.js';
 import { AppError } from './app-error.js';
 import type { Authenticated } from './auth.service.js';
+import type { SecurityLog } from './security-log.js';
 
 type Stored = Partial<Omit<UserProfile, 'uid' | 'email' | 'info'>>;
 
@@ -63,6 +64,8 @@ export class UserService {
     private readonly logger: Logger,
     /** Header a reverse proxy or CDN puts the client's country in (e.g. CF-IPCountry); none by default. */
     private readonly countryHeader: string | null,
+    /** Where a team's policy-changed events go (none: not recorded, e.g. in unit tests). */
+    private readonly securityLog: SecurityLog | null = null,
   ) {}
 
   async profile(auth: Authenticated | null, id: string): Promise<UserProfile> {
@@ -88,19 +91,44 @@ export class UserService {
     return this.view((await this.accounts.user(user.id))!);
   }
 
-  /** PUT /user/users/{managerId}/uploader-settings: the account's (later: its team's) uploader settings. */
+  /**
+   * PUT /user/users/{managerId}/uploader-settings: the account's uploader settings; a manager's are its team's
+   * policy (what members may do, spec §3, §4). Changed by the account itself, or, for a team, by a member with
+   * TRANSFER_MANAGER (spec §6: the transfer policy is a transfer manager's); anyone else is refused. A team's
+   * change is a policy-changed security event naming the changed flags.
+   */
   async putUploaderSettings(
     auth: Authenticated | null,
     id: string,
     input: unknown,
+    ctx: { ip?: string | null; userAgent?: string | null } = {},
   ): Promise<UserProfile['uploaderSettings']> {
     const settings = UploaderSettings.parse(input);
-    const user = await this.own(auth, id);
+    const user = await this.readable(auth, id);
+    const caller = auth!.user;
+    if (user.id !== caller.id && !permissionsOf(caller).includes('TRANSFER_MANAGER'))
+      throw new AppError('FORBIDDEN', "Only the team's manager or a transfer manager can change this.");
+    const normalized = settings;
+    const before = settingsOf(user).uploaderSettings;
     await this.accounts.setProfile(user.id, undefined, {
       ...(user.settings as Stored),
-      uploaderSettings: settings,
+      uploaderSettings: normalized,
     });
-    return settings;
+    const changed = (Object.keys(normalized) as (keyof UploaderSettings)[]).filter(
+      (k) => JSON.stringify(before[k]) !== JSON.stringify(normalized[k]),
+    );
+    if (changed.length > 0 && this.securityLog)
+      await this.securityLog.record({
+        userId: user.id,
+        action: 'policy-changed',
+        actorUserId: caller.id,
+        tokenId: auth!.tokenId,
+        ip: ctx.ip ?? null,
+        userAgent: ctx.userAgent ?? null,
+        target: 'uploader-settings',
+        details: { policy: 'uploader-settings', changed },
+      });
+    return normalized;
   }
 
   /**

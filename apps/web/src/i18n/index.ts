@@ -20,6 +20,7 @@ export const NAMESPACES = [
   'billing',
   'securitylog',
   'team',
+  'teamPolicies',
 ] as const;
 export const LOCALE_STORAGE_KEY = 'ferry.locale';
 

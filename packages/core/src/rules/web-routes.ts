@@ -4,11 +4,8 @@
  */
 export const DASHBOARD_COMING_ROUTES = [
   '/dashboard/customization',
-  '/dashboard/admin',
   '/dashboard/admin/transfers',
-  '/dashboard/admin/transfers/settings',
   '/dashboard/admin/api',
-  '/dashboard/admin/authentication',
 ] as const;
 
 /**
@@ -49,6 +46,9 @@ export const WEB_ROUTES = [
   '/dashboard/contact-groups',
   '/dashboard/transfers',
   '/dashboard/transfers/:id',
+  '/dashboard/admin',
+  '/dashboard/admin/transfers/settings',
+  '/dashboard/admin/authentication',
   '/dashboard/admin/inboxes',
   '/dashboard/admin/inboxes/new',
   '/dashboard/admin/inboxes/:inboxId',

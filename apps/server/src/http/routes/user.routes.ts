@@ -53,7 +53,11 @@ export const userRoutes =
           response: { 200: UploaderSettings, ...errors },
         },
       },
-      async (request) => users.putUploaderSettings(request.auth, request.params.managerId, request.body),
+      async (request) =>
+        users.putUploaderSettings(request.auth, request.params.managerId, request.body, {
+          ip: request.ip,
+          userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null,
+        }),
     );
     app.get(
       '/api/user/teams/:teamId/uploader-settings',

@@ -24,6 +24,8 @@ export function oidcErrorKey(code: string | null): string | null {
   if (!code) return null;
   // An operator suspended the account: the API's own message for the code says so.
   if (code === 'account_suspended') return 'errors:code.ACCOUNT_SUSPENDED';
+  // The member's team does not allow this provider (its authentication policy).
+  if (code === 'method_not_allowed') return 'errors:code.SIGN_IN_METHOD_NOT_ALLOWED';
   return (OIDC_ERROR_CODES as readonly string[]).includes(code)
     ? `auth:oidc_error_${code}`
     : 'auth:oidc_error_unknown';

@@ -5,6 +5,7 @@ import { Link, Navigate, useSearchParams } from 'react-router';
 import { PasswordInput } from '../../components/password-input';
 import { PRODUCT_NAME } from '../../lib/config';
 import { afterSignInPath } from '../billing/plan-labels';
+import { RequiredSecondFactorSetup } from '../team-admin/required-second-factor';
 import { AuthCard } from './auth-card';
 import { useAuth } from './auth-context';
 import { normaliseCode, safeNextPath } from './auth-errors';
@@ -71,111 +72,120 @@ export function SignInPage() {
     : '/forgot-password';
   return (
     <AuthCard title={t('auth:signin_title')} testId="page-signin">
-      <p className="muted">{t('auth:signin_intro', { product: PRODUCT_NAME })}</p>
-      {oidcError && !submit.problem && (
-        <p className="notice notice-error" role="alert" data-testid="signin-oidc-error">
-          {t(oidcError)}
-        </p>
-      )}
-      {auth.endedBy === 'expired' && !submit.problem && (
-        <p className="notice" role="status" data-testid="signin-session-ended">
-          {t('auth:session_ended')}
-        </p>
-      )}
-      <form
-        className="auth-form"
-        noValidate
-        onSubmit={(event) => void onSubmit(event)}
-        data-testid="signin-form"
-      >
-        <div className="field">
-          <label htmlFor={`${id}-email`}>{t('auth:email_label')}</label>
-          <input
-            ref={emailInput}
-            id={`${id}-email`}
-            type="email"
-            autoComplete="username"
-            inputMode="email"
-            maxLength={320}
-            required
-            value={email}
-            readOnly={submit.needsCode}
-            aria-invalid={fieldErrors.email ? true : undefined}
-            aria-describedby={fieldErrors.email ? `${id}-email-error` : undefined}
-            onChange={(event) => setEmail(event.target.value)}
-            data-testid="signin-email"
-          />
-          <FieldError id={`${id}-email-error`} text={fieldErrors.email ?? null} />
-        </div>
-        <div className="field">
-          <div className="field-label-row">
-            <label htmlFor={`${id}-password`}>{t('auth:password_label')}</label>
-            <Link to={forgotHref} className="field-link" data-testid="signin-forgot">
-              {t('auth:forgot_link')}
+      {submit.setupToken ? (
+        <RequiredSecondFactorSetup
+          setupToken={submit.setupToken}
+          onSignedIn={(idToken) => submit.run(() => auth.startSession(idToken, stay))}
+        />
+      ) : (
+        <>
+          <p className="muted">{t('auth:signin_intro', { product: PRODUCT_NAME })}</p>
+          {oidcError && !submit.problem && (
+            <p className="notice notice-error" role="alert" data-testid="signin-oidc-error">
+              {t(oidcError)}
+            </p>
+          )}
+          {auth.endedBy === 'expired' && !submit.problem && (
+            <p className="notice" role="status" data-testid="signin-session-ended">
+              {t('auth:session_ended')}
+            </p>
+          )}
+          <form
+            className="auth-form"
+            noValidate
+            onSubmit={(event) => void onSubmit(event)}
+            data-testid="signin-form"
+          >
+            <div className="field">
+              <label htmlFor={`${id}-email`}>{t('auth:email_label')}</label>
+              <input
+                ref={emailInput}
+                id={`${id}-email`}
+                type="email"
+                autoComplete="username"
+                inputMode="email"
+                maxLength={320}
+                required
+                value={email}
+                readOnly={submit.needsCode}
+                aria-invalid={fieldErrors.email ? true : undefined}
+                aria-describedby={fieldErrors.email ? `${id}-email-error` : undefined}
+                onChange={(event) => setEmail(event.target.value)}
+                data-testid="signin-email"
+              />
+              <FieldError id={`${id}-email-error`} text={fieldErrors.email ?? null} />
+            </div>
+            <div className="field">
+              <div className="field-label-row">
+                <label htmlFor={`${id}-password`}>{t('auth:password_label')}</label>
+                <Link to={forgotHref} className="field-link" data-testid="signin-forgot">
+                  {t('auth:forgot_link')}
+                </Link>
+              </div>
+              <PasswordInput
+                id={`${id}-password`}
+                inputRef={passwordInput}
+                autoComplete="current-password"
+                required
+                maxLength={256}
+                value={password}
+                onValueChange={setPassword}
+                aria-invalid={fieldErrors.password ? true : undefined}
+                aria-describedby={fieldErrors.password ? `${id}-password-error` : undefined}
+                testId="signin-password"
+              />
+              <FieldError id={`${id}-password-error`} text={fieldErrors.password ?? null} />
+            </div>
+            {submit.needsCode && (
+              <SecondFactorField
+                id={id}
+                inputRef={codeInput}
+                value={code}
+                onChange={setCode}
+                error={fieldErrors.code ?? null}
+                testId="signin"
+              />
+            )}
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={stay}
+                onChange={(event) => setStay(event.target.checked)}
+                aria-describedby={`${id}-stay-hint`}
+                data-testid="signin-stay"
+              />
+              <span>{t('auth:stay_signed_in')}</span>
+            </label>
+            <p className="field-hint checkbox-hint" id={`${id}-stay-hint`}>
+              {t('auth:stay_signed_in_hint')}
+            </p>
+            {submit.problem && (
+              <AuthProblemMessage
+                problem={submit.problem}
+                email={email.trim()}
+                waitSeconds={submit.waitSeconds}
+                testId="signin-error"
+              />
+            )}
+            <button
+              type="submit"
+              className="button button-primary button-block"
+              disabled={submit.busy || submit.blocked}
+              aria-busy={submit.busy || undefined}
+              data-testid="signin-submit"
+            >
+              {t(submit.busy ? 'auth:signin_busy' : 'auth:signin_button')}
+            </button>
+          </form>
+          <OidcProviders next={next} staySignedIn={stay} intent="signin" />
+          <p className="auth-switch">
+            {t('auth:no_account')}{' '}
+            <Link to="/register" data-testid="signin-register">
+              {t('auth:register_link')}
             </Link>
-          </div>
-          <PasswordInput
-            id={`${id}-password`}
-            inputRef={passwordInput}
-            autoComplete="current-password"
-            required
-            maxLength={256}
-            value={password}
-            onValueChange={setPassword}
-            aria-invalid={fieldErrors.password ? true : undefined}
-            aria-describedby={fieldErrors.password ? `${id}-password-error` : undefined}
-            testId="signin-password"
-          />
-          <FieldError id={`${id}-password-error`} text={fieldErrors.password ?? null} />
-        </div>
-        {submit.needsCode && (
-          <SecondFactorField
-            id={id}
-            inputRef={codeInput}
-            value={code}
-            onChange={setCode}
-            error={fieldErrors.code ?? null}
-            testId="signin"
-          />
-        )}
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={stay}
-            onChange={(event) => setStay(event.target.checked)}
-            aria-describedby={`${id}-stay-hint`}
-            data-testid="signin-stay"
-          />
-          <span>{t('auth:stay_signed_in')}</span>
-        </label>
-        <p className="field-hint checkbox-hint" id={`${id}-stay-hint`}>
-          {t('auth:stay_signed_in_hint')}
-        </p>
-        {submit.problem && (
-          <AuthProblemMessage
-            problem={submit.problem}
-            email={email.trim()}
-            waitSeconds={submit.waitSeconds}
-            testId="signin-error"
-          />
-        )}
-        <button
-          type="submit"
-          className="button button-primary button-block"
-          disabled={submit.busy || submit.blocked}
-          aria-busy={submit.busy || undefined}
-          data-testid="signin-submit"
-        >
-          {t(submit.busy ? 'auth:signin_busy' : 'auth:signin_button')}
-        </button>
-      </form>
-      <OidcProviders next={next} staySignedIn={stay} intent="signin" />
-      <p className="auth-switch">
-        {t('auth:no_account')}{' '}
-        <Link to="/register" data-testid="signin-register">
-          {t('auth:register_link')}
-        </Link>
-      </p>
+          </p>
+        </>
+      )}
     </AuthCard>
   );
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { AlertIcon } from '../../components/icons';
 import { useCountdown } from '../../hooks/use-countdown';
 import { useDescribeError } from '../../hooks/use-describe-error';
+import { ApiError } from '../../lib/api';
 import { formatWait } from '../../lib/format';
 import type { SessionOutcome } from './auth-context';
 import { type AuthProblem, authProblem, refusalKey } from './auth-errors';
@@ -15,6 +16,8 @@ export function useAuthSubmit() {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<AuthProblem | null>(null);
   const [needsCode, setNeedsCode] = useState(false);
+  /** The team requires a second factor this account lacks: the token to set one up (SECOND_FACTOR_SETUP_REQUIRED). */
+  const [setupToken, setSetupToken] = useState<string | null>(null);
   const [retryUntil, setRetryUntil] = useState<number | null>(null);
   const waitSeconds = useCountdown(retryUntil);
 
@@ -28,6 +31,13 @@ export function useAuthSubmit() {
       setProblem({ kind: 'refused', code: outcome.refused });
       return false;
     } catch (error) {
+      if (error instanceof ApiError && error.hasCode('SECOND_FACTOR_SETUP_REQUIRED')) {
+        const token = error.details.setupToken;
+        if (typeof token === 'string') {
+          setSetupToken(token);
+          return false;
+        }
+      }
       const found = authProblem(error);
       if (found.kind === 'second_factor' && !withCode) {
         // First time: not an error, the code field appears.
@@ -45,7 +55,7 @@ export function useAuthSubmit() {
   }, []);
 
   const blocked = problem?.kind === 'rate_limited' && waitSeconds > 0;
-  return { busy, problem, setProblem, needsCode, waitSeconds, blocked, run };
+  return { busy, problem, setProblem, needsCode, setupToken, waitSeconds, blocked, run };
 }
 
 /** One sentence for an AuthProblem, in the page (role=alert). */
