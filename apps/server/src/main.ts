@@ -295,6 +295,8 @@ export async function createFerry(
       signer.derive('session-jwt'),
       config.productName,
       logger.child({ component: 'auth' }),
+      undefined,
+      { dailyQuota: config.apiTokenDailyQuota, securityLog },
     );
     // Links in mails start with the public origin asked at send time; with PORT=0 that is the port the app is
     // given when it listens, known only once the app below exists.

@@ -1,3 +1,4 @@
+export * from './api/api-keys.js';
 export * from './api/auth.js';
 export * from './api/billing.js';
 export * from './api/contacts.js';

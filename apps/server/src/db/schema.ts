@@ -405,6 +405,11 @@ export const apiTokens = pgTable(
     name: text('name').notNull(),
     prefix: text('prefix').notNull(),
     tokenHash: text('token_hash').notNull(),
+    /** What the token may do (core API_TOKEN_SCOPES); tokens made before scopes keep every scope but admin. */
+    scopes: text('scopes')
+      .array()
+      .notNull()
+      .default(sql`ARRAY['transfers:read', 'transfers:write', 'receive']::text[]`),
     createdAt: ts('created_at').notNull().defaultNow(),
     lastUsedAt: ts('last_used_at'),
     revokedAt: ts('revoked_at'),

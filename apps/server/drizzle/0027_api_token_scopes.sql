@@ -1,0 +1,1 @@
+ALTER TABLE "api_tokens" ADD COLUMN "scopes" text[] DEFAULT ARRAY['transfers:read', 'transfers:write', 'receive']::text[] NOT NULL;
