@@ -2,8 +2,10 @@ import { CURRENCIES, type Currency } from '@ferry/core';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { parseDownloadLink } from '../links.js';
 import {
+  API_KEY_ENV,
   type CredentialContext,
   credentialOptions,
+  extractApiKey,
   loadCredential,
   runLogin,
   runLogout,
@@ -90,6 +92,9 @@ Environment:
   FERRY_STATE_DIR      where resume journals, confirmed sender addresses and sign-ins are kept
                        (else $XDG_STATE_HOME/ferry or ~/.local/state/ferry)
   FERRY_RETRY_SECONDS  how long to keep retrying while the server is unreachable (default 60)
+  FERRY_API_KEY        a personal or team API token (fry_…) to act with, for this call only: it wins
+                       over a stored sign-in and is never stored (same as --api-key KEY, which every
+                       command accepts)
   FERRY_DEBUG=1        print stack traces of errors`;
 
 /** Builds the `ferry` command; actions write through `io` and note the server they talk to in `context`. */
@@ -243,7 +248,11 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
       } catch {
         server = undefined; // runGet says what is wrong with the link
       }
-      const record = server ? await loadCredential(io, server, context) : null;
+      // A given API key goes to the default server only (--server is not an option of get): a link to
+      // another server does not receive it.
+      const record = server
+        ? await loadCredential(io, server, context, resolveServer(undefined, io.env))
+        : null;
       await runGet(
         link,
         { ...opts, retryForMs: retryForMs(io.env), ...credentialOptions(record, context) },
@@ -338,11 +347,15 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
 }
 
 /** Runs `ferry` with `argv` (as process.argv: node, script, args…) and returns its exit code. */
-export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+export async function main(argv: readonly string[], givenIo: CliIO): Promise<number> {
   const context: RunContext = {};
-  const program = buildProgram(io, context);
+  let io = givenIo;
   try {
-    await program.parseAsync([...argv]);
+    // `--api-key KEY` is accepted by every command: handed over like $FERRY_API_KEY, for this run only.
+    const { args, apiKey } = extractApiKey(argv.slice(2));
+    if (apiKey !== undefined) io = { ...givenIo, env: { ...givenIo.env, [API_KEY_ENV]: apiKey } };
+    const program = buildProgram(io, context);
+    await program.parseAsync([...argv.slice(0, 2), ...args]);
     return ExitCode.OK;
   } catch (thrown) {
     if (thrown instanceof CommanderError) return thrown.exitCode; // commander printed it already
