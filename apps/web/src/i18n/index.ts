@@ -18,6 +18,7 @@ export const NAMESPACES = [
   'errors',
   'operator',
   'billing',
+  'apikeys',
 ] as const;
 export const LOCALE_STORAGE_KEY = 'ferry.locale';
 
