@@ -43,6 +43,7 @@ import { receiveRoutes } from './http/routes/receive.routes.js';
 import { salesRoutes } from './http/routes/sales.routes.js';
 import { transferRoutes } from './http/routes/transfer.routes.js';
 import { userRoutes } from './http/routes/user.routes.js';
+import { webhookRoutes } from './http/routes/webhook.routes.js';
 import { widgetScriptRoutes } from './http/routes/widget-script.routes.js';
 import type { Metrics } from './observability/metrics.js';
 import { type CardProviders, stripeCspSources } from './payments/card-providers.js';
@@ -70,6 +71,7 @@ import type { SubscriptionService } from './services/subscription.service.js';
 import type { TaxService } from './services/tax.service.js';
 import type { TransferService } from './services/transfer.service.js';
 import type { UserService } from './services/user.service.js';
+import type { WebhookService } from './services/webhook.service.js';
 import type { HashingDataStore } from './storage/hashing-store.js';
 
 export interface AppDeps {
@@ -98,6 +100,8 @@ export interface AppDeps {
   operators: OperatorAccess;
   /** Teams' security logs (the admin console lists and exports them). */
   securityLog: SecurityLog;
+  /** Webhooks of users and teams, their deliveries and replays. */
+  webhooks: WebhookService;
   /** EU VAT decisions (GET /api/pay/subscriptions/tax-rates). */
   taxes: TaxService;
   /** Invoices: the owner's list and PDFs, the operators' list, mark-paid and void. */
@@ -216,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes(deps.auth, publicOrigin, secure, config.publicUrl ?? null));
   await app.register(oidcRoutes(deps.oidc, deps.auth, callerOrigin, secure));
   await app.register(limitsRoutes(deps.limits));
+  await app.register(webhookRoutes(deps.webhooks));
   await app.register(userRoutes(deps.users));
   await app.register(contactsRoutes(deps.contacts));
   await app.register(salesRoutes(deps.sales));

@@ -28,6 +28,7 @@ import { PgSalesRepository } from './db/sales.repository.js';
 import { PgSubscriptionRepository, type SubscriptionRecord } from './db/subscription.repository.js';
 import { PgTeamRepository } from './db/team.repository.js';
 import { PgTransferRepository } from './db/transfer.repository.js';
+import { PgWebhookRepository } from './db/webhook.repository.js';
 import { ConnectionTracker } from './http/connection-tracker.js';
 import { MetricsServer } from './http/metrics-server.js';
 import { PgMailDeliveries } from './jobs/mail-deliveries.js';
@@ -88,6 +89,7 @@ import { subscriptionLine } from './services/subscription-view.js';
 import { TaxService } from './services/tax.service.js';
 import { TransferService } from './services/transfer.service.js';
 import { UserService } from './services/user.service.js';
+import { WEBHOOKS_TICK, WebhookService } from './services/webhook.service.js';
 import { HashingDataStore } from './storage/hashing-store.js';
 import { createStorage } from './storage/index.js';
 
@@ -112,6 +114,8 @@ export interface FerryBilling {
 export interface FerryOptions {
   /** The clock of billing (periods, trials, dunning). */
   now?: () => Date;
+  /** The clock of webhook deliveries (when a retry is due), for tests that move time. */
+  webhookNow?: () => Date;
   /** STRIPE and PAYPAL adapters (payments/stripe.ts, paypal.ts): offered when PAYMENT_PROVIDERS names them. */
   cardProviders?: PaymentProvider[];
   /** A test's own recording handler of provider events, in place of the subscriptions' and purchases'. */
@@ -128,6 +132,8 @@ export interface Ferry {
   cleanup: CleanupService;
   jobs: JobQueue;
   notifications: NotificationService;
+  /** Webhooks: deliverDue() sends what is due (the webhooks job runs it every minute). */
+  webhooks: WebhookService;
   metrics: Metrics;
   /** EU VAT decisions (billing-ports Taxes). */
   taxes: TaxService;
@@ -256,6 +262,7 @@ export async function createFerry(
           expireInSeconds: 300,
         },
         { name: MAINTENANCE_TICK, policy: 'singleton', retryLimit: 0, expireInSeconds: 900 },
+        { name: WEBHOOKS_TICK, policy: 'singleton', retryLimit: 0, expireInSeconds: 600 },
         // One running copy per clone ('stately'); a large server-side copy may take a while.
         {
           name: TRANSFER_CLONE,
@@ -501,6 +508,13 @@ export async function createFerry(
     });
     await jobs.schedule(SWEEP_UNFINISHED, '17 * * * *'); // hourly, once across all instances
     await jobs.schedule(MAINTENANCE_TICK, config.notifications.maintenanceCron);
+    const webhooks = new WebhookService(
+      new PgWebhookRepository(database.pool),
+      { allowPrivate: config.webhookAllowPrivate, now: options.webhookNow },
+      logger.child({ component: 'webhooks' }),
+    );
+    await jobs.work(WEBHOOKS_TICK, async () => ({ tried: await webhooks.deliverDue() }));
+    await jobs.schedule(WEBHOOKS_TICK, '* * * * *'); // every minute, once across all instances
     const depthTimer = setInterval(() => {
       jobs.depths().then(
         (depths) => {
@@ -586,6 +600,7 @@ export async function createFerry(
       operatorBilling: billing.operatorBilling,
       purchases,
       securityLog,
+      webhooks,
       operatorConsole: new OperatorService(operators, new PgOperatorRepository(database.pool), repo),
       uploadStore,
       cardProviders,
@@ -614,6 +629,7 @@ export async function createFerry(
       cleanup,
       jobs,
       notifications,
+      webhooks,
       metrics,
       taxes,
       invoices,

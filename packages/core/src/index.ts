@@ -9,6 +9,7 @@ export * from './api/receive.js';
 export * from './api/security-log.js';
 export * from './api/transfer.js';
 export * from './api/user.js';
+export * from './api/webhooks.js';
 export * from './constants.js';
 export * from './enums.js';
 export * from './errors.js';

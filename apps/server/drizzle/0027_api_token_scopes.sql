@@ -1,1 +1,0 @@
-ALTER TABLE "api_tokens" ADD COLUMN "scopes" text[] DEFAULT ARRAY['transfers:read', 'transfers:write', 'receive']::text[] NOT NULL;
