@@ -109,3 +109,61 @@ describe('--api-key and FERRY_API_KEY', () => {
     expect(missing.stderr).toContain('--api-key needs a value');
   });
 });
+
+describe('ferry webhook add|list|remove', () => {
+  it('adds a webhook (id and secret, or --json), lists it, removes it; with an API key too', async () => {
+    const key = server.addApiToken(bob.uid).token;
+    const env = { FERRY_API_KEY: key };
+    const added = await ferry(
+      [
+        'webhook',
+        'add',
+        'https://hooks.example.com/ferry',
+        '--event',
+        'downloaded',
+        '--event',
+        'AVAILABLE',
+        '--server',
+        server.origin,
+      ],
+      env,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const [id, secret] = added.stdout.trim().split('\n');
+    expect(id).toMatch(/^wh_/);
+    expect(secret).toMatch(/^whsec_/);
+    expect(added.stderr).toContain('not shown again');
+    const hook = server.state.webhooks.get(id!);
+    expect(hook).toMatchObject({ uid: bob.uid, events: ['DOWNLOADED', 'AVAILABLE'], secret });
+
+    const json = await ferry(
+      ['webhook', 'add', 'https://hooks.example.com/all', '--json', '--server', server.origin],
+      env,
+    );
+    const both = JSON.parse(json.stdout);
+    expect(Object.keys(both).sort()).toEqual(['id', 'secret']);
+
+    const listed = await ferry(['webhook', 'list', '--server', server.origin], env);
+    expect(listed.stdout).toBe(
+      `${id}\thttps://hooks.example.com/ferry\tDOWNLOADED,AVAILABLE\n${both.id}\thttps://hooks.example.com/all\tall\n`,
+    );
+    const listedJson = JSON.parse(
+      (await ferry(['webhook', 'list', '--json', '--server', server.origin], env)).stdout,
+    );
+    expect(listedJson.map((h: { id: string }) => h.id)).toEqual([id, both.id]);
+
+    const removed = await ferry(['webhook', 'remove', id!, '--server', server.origin], env);
+    expect(removed.code).toBe(0);
+    expect(server.state.webhooks.has(id!)).toBe(false);
+    const again = await ferry(['webhook', 'remove', id!, '--server', server.origin], env);
+    expect(again.code).toBe(3);
+    const bad = await ferry(
+      ['webhook', 'add', 'https://x.example', '--event', 'NOPE', '--server', server.origin],
+      env,
+    );
+    expect(bad.code).toBe(1);
+    const refused = await ferry(['webhook', 'add', 'http://x.example', '--server', server.origin], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the server refused');
+  });
+});

@@ -27,6 +27,7 @@ import {
 } from './send-options.js';
 import { DEFAULT_SERVER, resolveServer } from './server.js';
 import { addTransferCommands } from './transfer-program.js';
+import { addWebhookCommands } from './webhook-program.js';
 
 declare const __FERRY_VERSION__: string | undefined;
 
@@ -342,6 +343,7 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
   addTransferCommands(program, { io, context, retryForMs });
   addReceiveCommands(program, { io, context, retryForMs });
   addOperatorCommands(program, { io, context, retryForMs });
+  addWebhookCommands(program, { io, context, retryForMs });
 
   return program;
 }
