@@ -113,6 +113,7 @@ export const routes: RouteObject[] = [
                         path: 'admin/inboxes/:inboxId/widgets/:widgetId',
                         ...page(() => import('./routes/dashboard-inboxes-widget.route')),
                       },
+                      { path: 'admin/api', ...page(() => import('./routes/dashboard-api.route')) },
                       // The spec's dashboard pages not built yet say so (core's table names them).
                       ...DASHBOARD_COMING_ROUTES.map((path) => ({
                         path: path.slice('/dashboard/'.length),

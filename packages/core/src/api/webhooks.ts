@@ -59,3 +59,6 @@ export interface WebhookPayload {
   createdAt: string;
   transfer: Record<string, unknown>;
 }
+
+export const WebhookList = z.array(WebhookInfo);
+export const WebhookDeliveryList = z.array(WebhookDelivery);

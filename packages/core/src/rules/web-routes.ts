@@ -10,7 +10,6 @@ export const DASHBOARD_COMING_ROUTES = [
   '/dashboard/admin/security-logs',
   '/dashboard/admin/users',
   '/dashboard/admin/user-groups',
-  '/dashboard/admin/api',
   '/dashboard/admin/authentication',
 ] as const;
 
@@ -56,6 +55,7 @@ export const WEB_ROUTES = [
   '/dashboard/admin/inboxes/:inboxId',
   '/dashboard/admin/inboxes/:inboxId/widgets/new',
   '/dashboard/admin/inboxes/:inboxId/widgets/:widgetId',
+  '/dashboard/admin/api',
   ...DASHBOARD_COMING_ROUTES,
   '/operator',
 ] as const;

@@ -77,12 +77,22 @@ function CreatedToken({ created, onDone }: { created: ApiTokenCreated; onDone: (
   );
 }
 
+/** `/account/integrations`: the personal API tokens section, in the account's frame. */
+export function IntegrationsPage() {
+  const { t } = useTranslation();
+  return (
+    <AccountLayout section="integrations" title={t('account:integrations_title')}>
+      <ApiTokensSection />
+    </AccountLayout>
+  );
+}
+
 /**
- * `/account/integrations`: personal API tokens (`Authorization: Bearer fry_…`, the CLI's
+ * Personal API tokens (`Authorization: Bearer fry_…`, the CLI's
  * `ferry login --token`): create one with a name (the token is shown once), see when each was last used,
  * revoke.
  */
-export function IntegrationsPage() {
+export function ApiTokensSection() {
   const { t, i18n } = useTranslation();
   const auth = useAuth();
   const toast = useToast();
@@ -149,8 +159,10 @@ export function IntegrationsPage() {
   };
 
   return (
-    <AccountLayout section="integrations" title={t('account:integrations_title')}>
-      <h2 className="section-title">{t('account:tokens_title')}</h2>
+    <section aria-labelledby={`${id}-title`} data-testid="tokens-section">
+      <h2 className="section-title" id={`${id}-title`}>
+        {t('account:tokens_title')}
+      </h2>
       <p className="muted">{t('account:tokens_intro')}</p>
       {created && (
         <CreatedToken
@@ -263,6 +275,6 @@ export function IntegrationsPage() {
           ))}
         </ul>
       )}
-    </AccountLayout>
+    </section>
   );
 }
