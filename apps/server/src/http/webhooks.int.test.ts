@@ -262,5 +262,16 @@ describe('webhooks', () => {
     ).toBe(204);
     expect((await api(ferry.baseUrl, '/api/user/webhooks', { headers: owner.bearer })).body).toEqual([]);
     expect((await api(ferry.baseUrl, '/api/user/webhooks')).status).toBe(401);
+    // At most 20 per account.
+    const add = () =>
+      api(ferry.baseUrl, '/api/user/webhooks', {
+        method: 'POST',
+        headers: owner.bearer,
+        json: { url: `${receiverUrl}/many` },
+      });
+    for (let i = 0; i < 20; i++) expect((await add()).status).toBe(201);
+    const over = await add();
+    expect(over.status).toBe(409);
+    expect(over.body.codes).toEqual(['CONFLICT']);
   });
 });

@@ -26,6 +26,9 @@ import { AppError } from './app-error.js';
 import type { Authenticated } from './auth.service.js';
 import { checkWebhookUrl, type Resolver } from './webhook-address.js';
 
+/** Webhooks an account may have. */
+export const MAX_WEBHOOKS = 20;
+
 /** The job that sends due deliveries, every minute (a singleton across instances). */
 export const WEBHOOKS_TICK = 'webhooks.deliver';
 
@@ -69,6 +72,8 @@ export class WebhookService {
   async create(auth: Authenticated, request: WebhookCreateRequest): Promise<WebhookCreated> {
     if (request.team && (auth.user.managerId || !['TEAM', 'ENTERPRISE'].includes(auth.planType)))
       throw new AppError('FORBIDDEN', 'Only a team manager adds a webhook for the whole team.');
+    if ((await this.repo.list(auth.user.id)).length >= MAX_WEBHOOKS)
+      throw new AppError('CONFLICT', `An account has at most ${MAX_WEBHOOKS} webhooks: remove one first.`);
     await checkWebhookUrl(request.url, this.settings);
     const secret = `whsec_${randomToken(24)}`;
     const hook = await this.repo.create({
