@@ -46,6 +46,7 @@ import { teamMembersRoutes } from './http/routes/team-members.routes.js';
 import { teamPolicyRoutes } from './http/routes/team-policy.routes.js';
 import { transferRoutes } from './http/routes/transfer.routes.js';
 import { userRoutes } from './http/routes/user.routes.js';
+import { webhookRoutes } from './http/routes/webhook.routes.js';
 import { widgetScriptRoutes } from './http/routes/widget-script.routes.js';
 import type { Metrics } from './observability/metrics.js';
 import { type CardProviders, stripeCspSources } from './payments/card-providers.js';
@@ -77,6 +78,7 @@ import type { TeamMembersService } from './services/team-members.service.js';
 import type { TeamPolicyService } from './services/team-policy.js';
 import type { TransferService } from './services/transfer.service.js';
 import type { UserService } from './services/user.service.js';
+import type { WebhookService } from './services/webhook.service.js';
 import type { HashingDataStore } from './storage/hashing-store.js';
 
 export interface AppDeps {
@@ -113,6 +115,8 @@ export interface AppDeps {
   securityLog: SecurityLog;
   /** Teams' security logs as the admin console and `ferry team logs` read them, and their retention. */
   securityLogs: SecurityLogAdminService;
+  /** Webhooks of users and teams, their deliveries and replays. */
+  webhooks: WebhookService;
   /** EU VAT decisions (GET /api/pay/subscriptions/tax-rates). */
   taxes: TaxService;
   /** Invoices: the owner's list and PDFs, the operators' list, mark-paid and void. */
@@ -232,6 +236,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(oidcRoutes(deps.oidc, deps.auth, callerOrigin, secure));
   await app.register(limitsRoutes(deps.limits));
   await app.register(securityLogRoutes(deps.securityLogs));
+  await app.register(webhookRoutes(deps.webhooks));
   await app.register(userRoutes(deps.users));
   await app.register(teamMembersRoutes(deps.teamMembers, publicOrigin));
   await app.register(teamPolicyRoutes(deps.teamPolicies, deps.auth, deps.teamAdmin));

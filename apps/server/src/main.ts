@@ -30,6 +30,7 @@ import { PgSubscriptionRepository, type SubscriptionRecord } from './db/subscrip
 import { PgTeamRepository } from './db/team.repository.js';
 import { PgTeamMembersRepository } from './db/team-members.repository.js';
 import { PgTransferRepository } from './db/transfer.repository.js';
+import { PgWebhookRepository } from './db/webhook.repository.js';
 import { ConnectionTracker } from './http/connection-tracker.js';
 import { MetricsServer } from './http/metrics-server.js';
 import { PgMailDeliveries } from './jobs/mail-deliveries.js';
@@ -94,6 +95,7 @@ import { TeamMembersService } from './services/team-members.service.js';
 import { TeamPolicyService } from './services/team-policy.js';
 import { TransferService } from './services/transfer.service.js';
 import { permissionsOf, UserService } from './services/user.service.js';
+import { WEBHOOKS_TICK, WebhookService } from './services/webhook.service.js';
 import { HashingDataStore } from './storage/hashing-store.js';
 import { createStorage } from './storage/index.js';
 
@@ -120,6 +122,8 @@ export interface FerryBilling {
 export interface FerryOptions {
   /** The clock of billing (periods, trials, dunning). */
   now?: () => Date;
+  /** The clock of webhook deliveries (when a retry is due), for tests that move time. */
+  webhookNow?: () => Date;
   /** STRIPE and PAYPAL adapters (payments/stripe.ts, paypal.ts): offered when PAYMENT_PROVIDERS names them. */
   cardProviders?: PaymentProvider[];
   /** A test's own recording handler of provider events, in place of the subscriptions' and purchases'. */
@@ -138,6 +142,8 @@ export interface Ferry {
   cleanup: CleanupService;
   jobs: JobQueue;
   notifications: NotificationService;
+  /** Webhooks: deliverDue() sends what is due (the webhooks job runs it every minute). */
+  webhooks: WebhookService;
   metrics: Metrics;
   /** Teams' authentication policies: memberEmailAllowed(teamId, email) for invitations and joins. */
   teamPolicies: TeamPolicyService;
@@ -275,6 +281,7 @@ export async function createFerry(
           expireInSeconds: 300,
         },
         { name: MAINTENANCE_TICK, policy: 'singleton', retryLimit: 0, expireInSeconds: 900 },
+        { name: WEBHOOKS_TICK, policy: 'singleton', retryLimit: 0, expireInSeconds: 600 },
         // One running copy per clone ('stately'); a large server-side copy may take a while.
         {
           name: TRANSFER_CLONE,
@@ -319,6 +326,8 @@ export async function createFerry(
       signer.derive('session-jwt'),
       config.productName,
       logger.child({ component: 'auth' }),
+      undefined,
+      { dailyQuota: config.apiTokenDailyQuota, securityLog },
     );
     auth.recordSecurity(securityLog);
     const securityLogs = new SecurityLogAdminService(new PgSecurityLogRepository(database.pool), options.now);
@@ -534,6 +543,13 @@ export async function createFerry(
     });
     await jobs.schedule(PURGE_SECURITY_LOG, '41 3 * * *'); // daily, once across all instances
     await jobs.schedule(MAINTENANCE_TICK, config.notifications.maintenanceCron);
+    const webhooks = new WebhookService(
+      new PgWebhookRepository(database.pool),
+      { allowPrivate: config.webhookAllowPrivate, now: options.webhookNow },
+      logger.child({ component: 'webhooks' }),
+    );
+    await jobs.work(WEBHOOKS_TICK, async () => ({ tried: await webhooks.deliverDue() }));
+    await jobs.schedule(WEBHOOKS_TICK, '* * * * *'); // every minute, once across all instances
     const depthTimer = setInterval(() => {
       jobs.depths().then(
         (depths) => {
@@ -661,6 +677,7 @@ export async function createFerry(
       purchases,
       securityLog,
       securityLogs,
+      webhooks,
       operatorConsole: new OperatorService(operators, new PgOperatorRepository(database.pool), repo),
       uploadStore,
       cardProviders,
@@ -690,6 +707,7 @@ export async function createFerry(
       cleanup,
       jobs,
       notifications,
+      webhooks,
       metrics,
       teamPolicies,
       taxes,

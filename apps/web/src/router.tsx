@@ -137,6 +137,7 @@ export const routes: RouteObject[] = [
                         path: 'admin/user-groups',
                         ...page(() => import('./routes/dashboard-admin-user-groups.route')),
                       },
+                      { path: 'admin/api', ...page(() => import('./routes/dashboard-api.route')) },
                       // The spec's dashboard pages not built yet say so (core's table names them).
                       ...DASHBOARD_COMING_ROUTES.map((path) => ({
                         path: path.slice('/dashboard/'.length),

@@ -1,3 +1,4 @@
+export * from './api/api-keys.js';
 export * from './api/auth.js';
 export * from './api/billing.js';
 export * from './api/contacts.js';
@@ -10,6 +11,7 @@ export * from './api/team.js';
 export * from './api/team-admin.js';
 export * from './api/transfer.js';
 export * from './api/user.js';
+export * from './api/webhooks.js';
 export * from './constants.js';
 export * from './enums.js';
 export * from './errors.js';

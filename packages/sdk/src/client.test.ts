@@ -326,6 +326,7 @@ describe('FerryClient accounts and sessions', () => {
       id: 't1',
       name: 'ci',
       prefix: 'fry_ab12',
+      scopes: ['transfers:read'],
       createdAt: '2030-01-01T00:00:00Z',
       lastUsedAt: null,
     };
@@ -337,8 +338,10 @@ describe('FerryClient accounts and sessions', () => {
     ]);
     const client = new FerryClient({ server: 'http://h:1', fetch, credential: 's.e.s' });
     await expect(client.listTokens()).resolves.toEqual([info]);
-    await expect(client.createToken('ci')).resolves.toMatchObject({ token: 'fry_secret' });
-    expect(JSON.parse(String(calls[1]?.init?.body))).toEqual({ name: 'ci' });
+    await expect(client.createToken('ci', ['transfers:read'])).resolves.toMatchObject({
+      token: 'fry_secret',
+    });
+    expect(JSON.parse(String(calls[1]?.init?.body))).toEqual({ name: 'ci', scopes: ['transfers:read'] });
     await expect(client.revokeToken('t/1')).resolves.toBeUndefined();
     expect(calls[2]?.url).toBe('http://h:1/api/auth/tokens/t%2F1');
     expect(calls[2]?.init?.method).toBe('DELETE');

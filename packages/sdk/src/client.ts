@@ -1,6 +1,7 @@
 import {
   ApiTokenCreated,
   ApiTokenInfo,
+  type ApiTokenScope,
   AuthState,
   CheckPasswordResponse,
   DownloadInfo,
@@ -58,6 +59,10 @@ import {
   TransferSummary,
   type TransferUpdate,
   UnsubscribeResponse,
+  WebhookCreated,
+  type WebhookCreateRequest,
+  WebhookDelivery,
+  WebhookInfo,
 } from '@ferry/core';
 import { FerryApiError, FerryProtocolError, parseErrorBody } from './errors.js';
 import { type DownloadOptions, type DownloadResult, downloadToFile } from './node/download.js';
@@ -420,11 +425,41 @@ export class FerryClient {
   }
 
   /** `POST /auth/tokens`: creates a personal API token; the answer's `token` is shown this once only. */
-  createToken(name: string): Promise<ApiTokenCreated> {
+  createToken(name: string, scopes?: ApiTokenScope[]): Promise<ApiTokenCreated> {
     return this.request('POST', '/auth/tokens', {
       schema: ApiTokenCreated,
-      body: { name },
+      body: scopes ? { name, scopes } : { name },
       idempotent: false,
+    });
+  }
+
+  /** `GET /user/webhooks`: the account's webhooks (never their secret). */
+  listWebhooks(): Promise<WebhookInfo[]> {
+    return this.request('GET', '/user/webhooks', { schema: listOf(WebhookInfo), idempotent: true });
+  }
+
+  /** `POST /user/webhooks`: adds a webhook; the answer's `secret` is shown this once only. */
+  createWebhook(request: WebhookCreateRequest): Promise<WebhookCreated> {
+    return this.request('POST', '/user/webhooks', {
+      schema: WebhookCreated,
+      body: request,
+      idempotent: false,
+    });
+  }
+
+  /** `DELETE /user/webhooks/{id}`. */
+  async removeWebhook(id: string): Promise<void> {
+    await this.request('DELETE', `/user/webhooks/${encodeURIComponent(id)}`, {
+      schema: null,
+      idempotent: true,
+    });
+  }
+
+  /** `GET /user/webhooks/{id}/deliveries`: the delivery log, newest first. */
+  webhookDeliveries(id: string): Promise<WebhookDelivery[]> {
+    return this.request('GET', `/user/webhooks/${encodeURIComponent(id)}/deliveries`, {
+      schema: listOf(WebhookDelivery),
+      idempotent: true,
     });
   }
 

@@ -1,4 +1,4 @@
-import type { ChosenPlan, Permission, PlanCode, PlanType } from '@ferry/core';
+import type { ApiTokenScope, ChosenPlan, Permission, PlanCode, PlanType } from '@ferry/core';
 import type pg from 'pg';
 
 type Queryable = Pick<pg.Pool, 'query'>;
@@ -68,6 +68,7 @@ export interface ApiTokenRecord {
   userId: string;
   name: string;
   prefix: string;
+  scopes: ApiTokenScope[];
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -81,7 +82,7 @@ const USER = `id, email, email_verified_at AS "emailVerifiedAt", password_hash A
   cardinality(recovery_codes) AS "recoveryCodesLeft", sign_in_generation AS "signInGeneration", limit_settings AS "limitSettings", settings`;
 const SESSION = `id, user_id AS "userId", device_id AS "deviceId", user_agent AS "userAgent", ip, provider,
   created_at AS "createdAt", last_used_at AS "lastUsedAt", expires_at AS "expiresAt", revoked_at AS "revokedAt"`;
-const TOKEN = `id, user_id AS "userId", name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt",
+const TOKEN = `id, user_id AS "userId", name, prefix, scopes, created_at AS "createdAt", last_used_at AS "lastUsedAt",
   revoked_at AS "revokedAt"`;
 
 /** Users, their sessions, API tokens and one-time links; every change is one conditional statement. */
@@ -401,10 +402,18 @@ export class PgAccountRepository {
 
   // --- API tokens ----------------------------------------------------------------------------------------
 
-  async createToken(token: { id: string; userId: string; name: string; prefix: string; tokenHash: string }) {
+  async createToken(token: {
+    id: string;
+    userId: string;
+    name: string;
+    prefix: string;
+    tokenHash: string;
+    scopes: readonly ApiTokenScope[];
+  }) {
     const { rows } = await this.db.query<ApiTokenRecord>(
-      `INSERT INTO api_tokens (id, user_id, name, prefix, token_hash) VALUES ($1, $2, $3, $4, $5) RETURNING ${TOKEN}`,
-      [token.id, token.userId, token.name, token.prefix, token.tokenHash],
+      `INSERT INTO api_tokens (id, user_id, name, prefix, token_hash, scopes) VALUES ($1, $2, $3, $4, $5, $6)
+       RETURNING ${TOKEN}`,
+      [token.id, token.userId, token.name, token.prefix, token.tokenHash, token.scopes],
     );
     return rows[0]!;
   }

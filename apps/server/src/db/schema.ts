@@ -412,6 +412,11 @@ export const apiTokens = pgTable(
     name: text('name').notNull(),
     prefix: text('prefix').notNull(),
     tokenHash: text('token_hash').notNull(),
+    /** What the token may do (core API_TOKEN_SCOPES); tokens made before scopes keep every scope but admin. */
+    scopes: text('scopes')
+      .array()
+      .notNull()
+      .default(sql`ARRAY['transfers:read', 'transfers:write', 'receive']::text[]`),
     createdAt: ts('created_at').notNull().defaultNow(),
     lastUsedAt: ts('last_used_at'),
     revokedAt: ts('revoked_at'),
@@ -985,4 +990,51 @@ export const userGroups = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('user_groups_team_name_idx').on(t.teamId, sql`lower(${t.name})`)],
+);
+
+/**
+ * Webhooks of a user, or of a manager's whole team (`team`): HTTPS endpoints told of transfer events. The secret
+ * signs each body (HMAC-SHA256); it is kept to sign, and shown to its owner once.
+ */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    team: boolean('team').notNull().default(false),
+    url: text('url').notNull(),
+    events: text('events').array().notNull(),
+    secret: text('secret').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('webhooks_owner_idx').on(t.ownerId)],
+);
+
+/**
+ * One event to deliver to one webhook: made by the triggers on transfer_events and downloads (migration), sent by
+ * the webhooks job with retries; `body` is fixed when the event happens, so a replay sends the same bytes' data.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    webhookId: text('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    responseCode: integer('response_code'),
+    lastError: text('last_error'),
+    nextAttemptAt: ts('next_attempt_at').defaultNow(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    deliveredAt: ts('delivered_at'),
+  },
+  (t) => [
+    index('webhook_deliveries_webhook_idx').on(t.webhookId, t.createdAt),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt),
+  ],
 );

@@ -153,6 +153,33 @@ async function addition(p: Person): Promise<string> {
 
 /** A contact of `p`'s address book and a group holding it, made once, left in place (others must not reach it). */
 const books = new Map<string, { contactId: string; groupId: string }>();
+/** A webhook of `p` (made once) with one delivery in its log, for the webhook routes. */
+const hooks = new Map<string, { hookId: string; deliveryId: string }>();
+async function newHook(p: Person): Promise<string> {
+  const res = await api(ferry.baseUrl, '/api/user/webhooks', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${p.token}` },
+    json: { url: 'https://93.184.216.34/matrix', events: ['EXPIRED'] },
+  });
+  if (res.status !== 201) throw new Error(`webhook ${res.status}`);
+  return res.body.id as string;
+}
+async function hookOf(p: Person): Promise<{ hookId: string; deliveryId: string }> {
+  const known = hooks.get(p.uid);
+  if (known) return known;
+  const hookId = await newHook(p);
+  const deliveryId = `whd_matrix_${p.label}`;
+  await query(
+    ferry,
+    `INSERT INTO webhook_deliveries (id, webhook_id, event, body, status, attempts, next_attempt_at)
+     VALUES ($1, $2, 'EXPIRED', '{}'::jsonb, 'failed', 7, NULL)`,
+    [deliveryId, hookId],
+  );
+  const hook = { hookId, deliveryId };
+  hooks.set(p.uid, hook);
+  return hook;
+}
+
 async function bookOf(p: Person): Promise<{ contactId: string; groupId: string }> {
   const known = books.get(p.uid);
   if (known) return known;
@@ -468,6 +495,30 @@ const TABLE: Record<string, Row> = {
       }
       return { path: `/api/auth/tokens/${id}` };
     },
+  },
+  'GET /api/user/webhooks': { expect: own(200), call: () => ({ path: '/api/user/webhooks' }) },
+  'POST /api/user/webhooks': {
+    expect: own(201),
+    call: () => ({
+      path: '/api/user/webhooks',
+      body: { url: 'https://93.184.216.34/matrix', events: ['EXPIRED'] },
+    }),
+  },
+  'DELETE /api/user/webhooks/:id': {
+    expect: { anon: 401, none: 204, premium: 204, other: 404 },
+    call: async ({ caller, target }) => ({
+      path: `/api/user/webhooks/${caller === 'none' || caller === 'premium' ? await newHook(target) : (await hookOf(target)).hookId}`,
+    }),
+  },
+  'GET /api/user/webhooks/:id/deliveries': {
+    expect: owner(200),
+    call: async ({ target }) => ({ path: `/api/user/webhooks/${(await hookOf(target)).hookId}/deliveries` }),
+  },
+  'POST /api/user/webhooks/deliveries/:deliveryId/replay': {
+    expect: owner(200),
+    call: async ({ target }) => ({
+      path: `/api/user/webhooks/deliveries/${(await hookOf(target)).deliveryId}/replay`,
+    }),
   },
   'GET /api/auth/totp': { expect: own(200), call: () => ({ path: '/api/auth/totp' }) },
   'POST /api/auth/totp/setup': { expect: own(200), call: () => ({ path: '/api/auth/totp/setup' }) },

@@ -1,9 +1,12 @@
 import {
   type ApiTokenCreated,
   type ApiTokenInfo,
+  type ApiTokenScope,
   type AuthState,
   ChangePasswordRequest,
   type ChosenPlan,
+  DEFAULT_API_TOKEN_DAILY_QUOTA,
+  DEFAULT_API_TOKEN_SCOPES,
   Email,
   ForgotPasswordRequest,
   type IdTokenResponse,
@@ -26,6 +29,7 @@ import {
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Logger } from 'pino';
 import type {
+  ApiTokenRecord,
   PgAccountRepository,
   SessionRecord,
   SignUpChoice,
@@ -51,6 +55,8 @@ export interface Authenticated {
   /** The session behind a session token; null for an API token. */
   session: SessionRecord | null;
   tokenId: string | null;
+  /** What an API token may do (null: a session, which may do everything its account may). */
+  scopes: readonly ApiTokenScope[] | null;
   provider: string;
 }
 
@@ -136,6 +142,9 @@ export class AuthService {
     private readonly productName: string,
     private readonly logger: Logger,
     private readonly now: () => Date = () => new Date(),
+    private readonly apiTokens: { dailyQuota: number; securityLog?: SecurityLog } = {
+      dailyQuota: DEFAULT_API_TOKEN_DAILY_QUOTA,
+    },
   ) {
     this.key = new TextEncoder().encode(jwtSecret);
   }
@@ -560,11 +569,13 @@ export class AuthService {
       const user = token ? await this.repo.user(token.userId) : null;
       if (!token || !user) throw invalidToken('This API token is not valid (revoked?).');
       refuseSuspended(user);
+      await this.countTokenCall(token);
       return {
         user,
         planType: await this.planOf(user),
         session: null,
         tokenId: token.id,
+        scopes: token.scopes,
         provider: 'api_token',
       };
     }
@@ -575,7 +586,45 @@ export class AuthService {
     const user = await this.repo.user(session.userId);
     if (!user) throw invalidToken('This session has ended: sign in again.');
     refuseSuspended(user);
-    return { user, planType: await this.planOf(user), session, tokenId: null, provider: session.provider };
+    return {
+      user,
+      planType: await this.planOf(user),
+      session,
+      tokenId: null,
+      scopes: null,
+      provider: session.provider,
+    };
+  }
+
+  /**
+   * Counts a call of an API token against its daily quota (per UTC day, through the shared rate limiter so that
+   * it holds across instances): past it, 429 with Retry-After up to the next midnight UTC. The first call of a
+   * day is logged (api-key-used).
+   */
+  private async countTokenCall(token: ApiTokenRecord): Promise<void> {
+    const now = this.now();
+    const day = now.toISOString().slice(0, 10);
+    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    const secondsLeft = Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
+    const hit = await this.limiter.hit(
+      `api-token:${token.id}:${day}`,
+      this.apiTokens.dailyQuota,
+      secondsLeft,
+    );
+    if (!hit.allowed)
+      throw new AppError('RATE_LIMITED', 'This API token made all its calls for today (UTC).', {
+        retryAfterSeconds: secondsLeft,
+        details: { reason: 'API_TOKEN_DAILY_QUOTA', quota: this.apiTokens.dailyQuota },
+      });
+    if (hit.count === 1)
+      await this.apiTokens.securityLog?.record({
+        userId: token.userId,
+        action: 'api-key-used',
+        actorUserId: token.userId,
+        actorLabel: token.name,
+        tokenId: token.id,
+        target: token.prefix,
+      });
   }
 
   /**
@@ -658,6 +707,7 @@ export class AuthService {
       planType: 'NONE',
       session: null,
       tokenId: null,
+      scopes: null,
       provider: 'password',
     };
     const { recoveryCodes } = await this.enableTotp(auth, code);
@@ -735,7 +785,12 @@ export class AuthService {
     return (await this.repo.tokens(auth.user.id)).map(tokenInfo);
   }
 
-  async createToken(auth: Authenticated, name: string): Promise<ApiTokenCreated> {
+  async createToken(
+    auth: Authenticated,
+    name: string,
+    scopes: readonly ApiTokenScope[] = DEFAULT_API_TOKEN_SCOPES,
+    ip: string | null = null,
+  ): Promise<ApiTokenCreated> {
     notByApiToken(auth);
     const token = `${API_TOKEN_PREFIX}${randomToken(24)}`;
     const record = await this.repo.createToken({
@@ -744,12 +799,32 @@ export class AuthService {
       name,
       prefix: token.slice(0, API_TOKEN_PREFIX.length + 6),
       tokenHash: sha256Hex(token),
+      scopes,
+    });
+    await this.apiTokens.securityLog?.record({
+      userId: auth.user.id,
+      action: 'api-key-created',
+      actorUserId: auth.user.id,
+      ip,
+      target: name,
+      details: { tokenId: record.id, scopes: record.scopes },
     });
     return { ...tokenInfo(record), token };
   }
 
-  async revokeToken(auth: Authenticated, id: string): Promise<void> {
-    if (!(await this.repo.revokeToken(auth.user.id, id))) throw new AppError('NOT_FOUND', 'No such token.');
+  async revokeToken(auth: Authenticated, id: string, ip: string | null = null): Promise<void> {
+    const token = (await this.repo.tokens(auth.user.id)).find((t) => t.id === id);
+    if (!token || !(await this.repo.revokeToken(auth.user.id, id)))
+      throw new AppError('NOT_FOUND', 'No such token.');
+    await this.apiTokens.securityLog?.record({
+      userId: auth.user.id,
+      action: 'api-key-revoked',
+      actorUserId: auth.user.id,
+      tokenId: auth.tokenId,
+      ip,
+      target: token.name,
+      details: { tokenId: id },
+    });
   }
 
   // --- second factor -----------------------------------------------------------------------------------
@@ -986,6 +1061,7 @@ function tokenInfo(t: {
   id: string;
   name: string;
   prefix: string;
+  scopes: ApiTokenScope[];
   createdAt: Date;
   lastUsedAt: Date | null;
 }) {
@@ -993,6 +1069,7 @@ function tokenInfo(t: {
     id: t.id,
     name: t.name,
     prefix: t.prefix,
+    scopes: t.scopes,
     createdAt: t.createdAt.toISOString(),
     lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
   };

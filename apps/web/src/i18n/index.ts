@@ -21,6 +21,7 @@ export const NAMESPACES = [
   'securitylog',
   'team',
   'teamPolicies',
+  'apikeys',
 ] as const;
 export const LOCALE_STORAGE_KEY = 'ferry.locale';
 

@@ -97,13 +97,13 @@ describe('auth calls (packages/core/src/api/auth.ts)', () => {
     });
     await revokeSession('s/1');
     await revokeApiToken('t_1');
-    expect((await createApiToken('CLI')).token).toBe('fry_secret');
+    expect((await createApiToken({ name: 'CLI', scopes: ['receive'] })).token).toBe('fry_secret');
     expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
       'DELETE /api/auth/sessions/s%2F1',
       'DELETE /api/auth/tokens/t_1',
       'POST /api/auth/tokens',
     ]);
-    expect(api.calls[2]?.body).toEqual({ name: 'CLI' });
+    expect(api.calls[2]?.body).toEqual({ name: 'CLI', scopes: ['receive'] });
   });
 
   it('keeps the codes of a refused session cookie', async () => {

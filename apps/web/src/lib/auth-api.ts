@@ -1,5 +1,6 @@
 import {
   ApiTokenCreated,
+  type ApiTokenCreateRequest,
   ApiTokenInfo,
   AuthState,
   type ChangePasswordRequest,
@@ -144,8 +145,8 @@ export function listApiTokens(): Promise<ApiTokenInfo[]> {
 }
 
 /** The token itself is in this answer only: it is shown once. */
-export function createApiToken(name: string): Promise<ApiTokenCreated> {
-  return apiRequest('/auth/tokens', { method: 'POST', body: { name }, schema: ApiTokenCreated });
+export function createApiToken(request: ApiTokenCreateRequest): Promise<ApiTokenCreated> {
+  return apiRequest('/auth/tokens', { method: 'POST', body: request, schema: ApiTokenCreated });
 }
 
 export async function revokeApiToken(id: string): Promise<void> {

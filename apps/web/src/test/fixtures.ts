@@ -75,6 +75,7 @@ export function apiToken(overrides: Partial<ApiTokenInfo> = {}): ApiTokenInfo {
     id: 't_1',
     name: 'Laptop CLI',
     prefix: 'fry_ab12',
+    scopes: ['transfers:read', 'transfers:write', 'receive'],
     createdAt: '2030-01-01T10:00:00.000Z',
     lastUsedAt: null,
     ...overrides,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SESSION_COOKIE_STAY_SIGNED_IN_MINUTES } from '../constants.js';
 import { BILLING_FREQUENCIES, PERMISSIONS, PLAN_CODES, PLAN_TYPES, type PlanCode } from '../enums.js';
+import { ApiTokenScope, ApiTokenScopes } from './api-keys.js';
 import { Email, PersonName } from './transfer.js';
 
 /*
@@ -158,10 +159,16 @@ export const SessionInfo = z.object({
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
 /** Personal API tokens (/account/integrations; the CLI's `ferry login --token`). */
-export const ApiTokenCreateRequest = z.object({ name: name.pipe(z.string().min(1)) });
+export const ApiTokenCreateRequest = z.object({
+  name: name.pipe(z.string().min(1)),
+  /** Default: every scope but admin (DEFAULT_API_TOKEN_SCOPES). */
+  scopes: ApiTokenScopes.optional(),
+});
+export type ApiTokenCreateRequest = z.input<typeof ApiTokenCreateRequest>;
 export const ApiTokenInfo = z.object({
   id: z.string(),
   name: z.string(),
+  scopes: z.array(ApiTokenScope),
   /** The first characters, to recognise it (`fry_ab12…`). */
   prefix: z.string(),
   createdAt: z.string(),

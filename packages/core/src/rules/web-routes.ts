@@ -2,11 +2,7 @@
  * Spec §2 dashboard routes that the web app answers with a "coming soon" page until they are built (the menu
  * names them). Adding one of these pages to the router leaves this list unchanged but moves its entry there.
  */
-export const DASHBOARD_COMING_ROUTES = [
-  '/dashboard/customization',
-  '/dashboard/admin/transfers',
-  '/dashboard/admin/api',
-] as const;
+export const DASHBOARD_COMING_ROUTES = ['/dashboard/customization', '/dashboard/admin/transfers'] as const;
 
 /**
  * Every page of the web app, as React Router path patterns (`:name` is one segment). The one route table:
@@ -57,6 +53,7 @@ export const WEB_ROUTES = [
   '/dashboard/admin/security-logs',
   '/dashboard/admin/users',
   '/dashboard/admin/user-groups',
+  '/dashboard/admin/api',
   ...DASHBOARD_COMING_ROUTES,
   '/operator',
 ] as const;

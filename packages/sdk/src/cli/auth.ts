@@ -64,13 +64,75 @@ export async function loadCredential(
   io: CliIO,
   server: string,
   context: { credential?: CredentialContext },
+  /** Send a given API key only when `server` is this one (`ferry get` of a link to another server). */
+  keyServer?: string,
 ): Promise<CredentialRecord | null> {
   const normalized = normalizeServerUrl(server);
+  const apiKey =
+    keyServer === undefined || normalizeServerUrl(keyServer) === normalized
+      ? apiKeyOf(io.env, normalized)
+      : null;
+  if (apiKey) return apiKey;
   const record = await new CredentialStore(stateDir(io.env)).get(normalized);
   if (!record) return null;
   context.credential = { server: normalized, rejected: false };
   if (hasExpired(record)) throw new SessionEndedError(normalized);
   return record;
+}
+
+/** The environment variable `--api-key KEY` is handed over in (main.ts), and that a script may set itself. */
+export const API_KEY_ENV = 'FERRY_API_KEY';
+
+/**
+ * The API token given for this call (`--api-key`, $FERRY_API_KEY), which wins over a stored sign-in; null when
+ * none is given. It is never stored, and a refusal by the server leaves the stored sign-in alone (exit 2 with
+ * the server's answer). Not a `fry_` token: exit 2.
+ */
+export function apiKeyOf(env: NodeJS.ProcessEnv, server: string): CredentialRecord | null {
+  const key = env[API_KEY_ENV]?.trim();
+  if (!key) return null;
+  if (credentialKindOf(key) !== 'api-token')
+    throw new CliError(
+      `--api-key / $${API_KEY_ENV} is not a Ferry API token (they start with fry_)`,
+      ExitCode.CREDENTIAL,
+    );
+  return {
+    key: '',
+    server,
+    kind: 'api-token',
+    token: key,
+    email: '',
+    uid: '',
+    planType: 'NONE',
+    expiresAt: '',
+    savedAt: '',
+    transient: true,
+  };
+}
+
+/**
+ * Takes `--api-key KEY` (or `--api-key=KEY`) out of a command line, wherever it stands before `--`: every
+ * command accepts it. Returns the other arguments and the key (undefined when not given).
+ */
+export function extractApiKey(args: readonly string[]): { args: string[]; apiKey?: string } {
+  const rest: string[] = [];
+  let apiKey: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      rest.push(...args.slice(i));
+      break;
+    }
+    if (arg === '--api-key') {
+      const value = args[i + 1];
+      if (value === undefined || value.startsWith('-'))
+        throw new CliError('--api-key needs a value: --api-key fry_…', ExitCode.ERROR);
+      apiKey = value;
+      i++;
+    } else if (arg.startsWith('--api-key=')) apiKey = arg.slice('--api-key='.length);
+    else rest.push(arg);
+  }
+  return apiKey === undefined ? { args: rest } : { args: rest, apiKey };
 }
 
 /** Client options that send a loaded credential and note in `context` when the server refuses it. */
@@ -79,6 +141,7 @@ export function credentialOptions(
   context: { credential?: CredentialContext },
 ): { credential?: string; onCredentialRejected?: () => void } {
   if (!record) return {};
+  if (record.transient) return { credential: record.token };
   return {
     credential: record.token,
     onCredentialRejected: () => {
@@ -378,7 +441,10 @@ export async function runWhoami(
   });
   const state = await currentAccount(client, server);
   const { email, uid } = state.user;
-  if (email !== record.email || state.planType !== record.planType || uid !== record.uid) {
+  if (
+    !record.transient &&
+    (email !== record.email || state.planType !== record.planType || uid !== record.uid)
+  ) {
     // The plan (or address) changed since: keep what is shown elsewhere up to date.
     await new CredentialStore(stateDir(io.env))
       .put({ ...record, email, uid, planType: state.planType })

@@ -25,6 +25,8 @@ export interface CredentialRecord {
   /** ISO time the session ends; empty for an API token (it lasts until revoked). */
   expiresAt: string;
   savedAt: string;
+  /** Given for this call only (`--api-key`, $FERRY_API_KEY): never written to the store. */
+  transient?: boolean;
 }
 
 /** The key of a server's credential (a digest: the file name does not show the server). */

@@ -2,8 +2,10 @@ import { CURRENCIES, type Currency } from '@ferry/core';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { parseDownloadLink } from '../links.js';
 import {
+  API_KEY_ENV,
   type CredentialContext,
   credentialOptions,
+  extractApiKey,
   loadCredential,
   runLogin,
   runLogout,
@@ -27,6 +29,7 @@ import { DEFAULT_SERVER, resolveServer } from './server.js';
 import { addTeamLogsCommand } from './team-logs.js';
 import { addTeamCommands } from './team-program.js';
 import { addTransferCommands } from './transfer-program.js';
+import { addWebhookCommands } from './webhook-program.js';
 
 declare const __FERRY_VERSION__: string | undefined;
 
@@ -92,6 +95,9 @@ Environment:
   FERRY_STATE_DIR      where resume journals, confirmed sender addresses and sign-ins are kept
                        (else $XDG_STATE_HOME/ferry or ~/.local/state/ferry)
   FERRY_RETRY_SECONDS  how long to keep retrying while the server is unreachable (default 60)
+  FERRY_API_KEY        a personal or team API token (fry_…) to act with, for this call only: it wins
+                       over a stored sign-in and is never stored (same as --api-key KEY, which every
+                       command accepts)
   FERRY_DEBUG=1        print stack traces of errors`;
 
 /** Builds the `ferry` command; actions write through `io` and note the server they talk to in `context`. */
@@ -245,7 +251,11 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
       } catch {
         server = undefined; // runGet says what is wrong with the link
       }
-      const record = server ? await loadCredential(io, server, context) : null;
+      // A given API key goes to the default server only (--server is not an option of get): a link to
+      // another server does not receive it.
+      const record = server
+        ? await loadCredential(io, server, context, resolveServer(undefined, io.env))
+        : null;
       await runGet(
         link,
         { ...opts, retryForMs: retryForMs(io.env), ...credentialOptions(record, context) },
@@ -337,16 +347,21 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
   addOperatorCommands(program, { io, context, retryForMs });
   addTeamLogsCommand(program, { io, context, retryForMs });
   addTeamCommands(program, { io, context, retryForMs });
+  addWebhookCommands(program, { io, context, retryForMs });
 
   return program;
 }
 
 /** Runs `ferry` with `argv` (as process.argv: node, script, args…) and returns its exit code. */
-export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+export async function main(argv: readonly string[], givenIo: CliIO): Promise<number> {
   const context: RunContext = {};
-  const program = buildProgram(io, context);
+  let io = givenIo;
   try {
-    await program.parseAsync([...argv]);
+    // `--api-key KEY` is accepted by every command: handed over like $FERRY_API_KEY, for this run only.
+    const { args, apiKey } = extractApiKey(argv.slice(2));
+    if (apiKey !== undefined) io = { ...givenIo, env: { ...givenIo.env, [API_KEY_ENV]: apiKey } };
+    const program = buildProgram(io, context);
+    await program.parseAsync([...argv.slice(0, 2), ...args]);
     return ExitCode.OK;
   } catch (thrown) {
     if (thrown instanceof CommanderError) return thrown.exitCode; // commander printed it already

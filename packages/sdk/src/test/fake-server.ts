@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import type { SecurityLogEntry } from '@ferry/core';
+import { WEBHOOK_EVENTS } from '@ferry/core';
 import { FileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
 
@@ -174,6 +175,8 @@ export interface FakeState {
   sessions: Map<string, FakeSession>;
   /** Personal API tokens by token (revoked ones are deleted). */
   apiTokens: Map<string, FakeApiToken>;
+  /** Webhooks by id (the real server's /api/user/webhooks, without deliveries). */
+  webhooks: Map<string, { uid: string; url: string; events: string[]; team: boolean; secret: string }>;
   /** Failed sign-ins per address, for the rate limit. */
   signInFailures: Map<string, number>;
   /** The query of each session-cookie call. */
@@ -282,6 +285,7 @@ export class FakeFerryServer {
     idTokens: new Map(),
     sessions: new Map(),
     apiTokens: new Map(),
+    webhooks: new Map(),
     signInFailures: new Map(),
     sessionCookieCalls: [],
     signOuts: [],
@@ -764,6 +768,7 @@ export class FakeFerryServer {
       id: t.id,
       name: t.name,
       prefix: t.token.slice(0, 8),
+      scopes: ['transfers:read', 'transfers:write', 'receive'],
       createdAt: t.createdAt,
       lastUsedAt: t.lastUsedAt,
     });
@@ -789,6 +794,50 @@ export class FakeFerryServer {
       );
       if (!found) return refuse(404, 'NOT_FOUND', 'No such token.');
       this.state.apiTokens.delete(found.token);
+      res.writeHead(204).end();
+      return true;
+    }
+    const hookInfo = (hookId: string, h: { url: string; events: string[]; team: boolean }) => ({
+      id: hookId,
+      url: h.url,
+      events: h.events,
+      team: h.team,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
+    if (p === '/api/user/webhooks' && (m === 'GET' || m === 'POST')) {
+      if (!actor) return refuse(401, 'UNAUTHORIZED', 'Sign in first.');
+      if (m === 'GET') {
+        const mine = [...this.state.webhooks].filter(([, h]) => h.uid === actor.account.uid);
+        sendJson(
+          res,
+          200,
+          mine.map(([id, h]) => hookInfo(id, h)),
+        );
+        return true;
+      }
+      const body = await readJson(req);
+      const url = typeof body.url === 'string' ? body.url : '';
+      if (!url.startsWith('https://'))
+        return refuse(400, 'VALIDATION_FAILED', 'A webhook URL must start with https://.');
+      const events = Array.isArray(body.events) ? (body.events as string[]) : [...WEBHOOK_EVENTS];
+      const hookId = `wh_${id(16)}`;
+      const hook = {
+        uid: actor.account.uid,
+        url,
+        events,
+        team: body.team === true,
+        secret: `whsec_${id(24)}`,
+      };
+      this.state.webhooks.set(hookId, hook);
+      sendJson(res, 201, { ...hookInfo(hookId, hook), secret: hook.secret });
+      return true;
+    }
+    const hookPath = /^\/api\/user\/webhooks\/([^/]+)$/.exec(p);
+    if (hookPath && m === 'DELETE') {
+      if (!actor) return refuse(401, 'UNAUTHORIZED', 'Sign in first.');
+      const found = this.state.webhooks.get(hookPath[1]!);
+      if (!found || found.uid !== actor.account.uid) return refuse(404, 'NOT_FOUND', 'No such webhook.');
+      this.state.webhooks.delete(hookPath[1]!);
       res.writeHead(204).end();
       return true;
     }
@@ -927,7 +976,7 @@ export class FakeFerryServer {
       return;
     }
     if (
-      (p.startsWith('/api/auth/') || p.startsWith('/api/team/')) &&
+      (p.startsWith('/api/auth/') || p.startsWith('/api/team/') || p.startsWith('/api/user/webhooks')) &&
       (await this.authRoute(req, res, url, actor))
     )
       return;

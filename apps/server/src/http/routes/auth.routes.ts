@@ -29,6 +29,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { checkTokenScope } from '../../services/api-token-scopes.js';
 import { AppError } from '../../services/app-error.js';
 import type { Authenticated, AuthRequestContext, AuthService } from '../../services/auth.service.js';
 
@@ -67,6 +68,7 @@ export async function registerAuthentication(
     const token = bearer(request);
     if (token) {
       request.auth = await auth.authenticate(token);
+      checkTokenScope(request.auth, request.method, request.routeOptions.url);
       return;
     }
     const cookie = request.cookies[SESSION_COOKIE];
@@ -297,7 +299,11 @@ export const authRoutes =
       '/api/auth/tokens',
       { schema: { tags, body: ApiTokenCreateRequest, response: { 201: ApiTokenCreated, ...errors } } },
       async (request, reply) =>
-        reply.status(201).send(await auth.createToken(signedIn(request), request.body.name)),
+        reply
+          .status(201)
+          .send(
+            await auth.createToken(signedIn(request), request.body.name, request.body.scopes, request.ip),
+          ),
     );
     app.delete(
       '/api/auth/tokens/:id',
@@ -309,7 +315,7 @@ export const authRoutes =
         },
       },
       async (request, reply) => {
-        await auth.revokeToken(signedIn(request), request.params.id);
+        await auth.revokeToken(signedIn(request), request.params.id, request.ip);
         return reply.status(204).send(null);
       },
     );

@@ -196,7 +196,10 @@ describe('account pages', () => {
       await typeInto(byTestId(root, 'token-name'), '  Build server ');
       await click(byTestId(root, 'token-create'));
       await settle();
-      expect(api.to('POST /api/auth/tokens')[0]?.body).toEqual({ name: 'Build server' });
+      expect(api.to('POST /api/auth/tokens')[0]?.body).toEqual({
+        name: 'Build server',
+        scopes: ['transfers:read', 'transfers:write', 'receive'],
+      });
       const shown = byTestId<HTMLInputElement>(root, 'token-created');
       expect(shown.value).toBe('fry_9z8y_secret');
       expect(shown.readOnly).toBe(true);
@@ -237,6 +240,59 @@ describe('account pages', () => {
       expect(api.to('DELETE /api/auth/tokens/t_1')).toHaveLength(1);
       expect(root.querySelectorAll('[data-testid="token-row"]')).toHaveLength(1);
       expect(root.textContent).toContain('The token “Laptop CLI” is revoked.');
+    });
+
+    it('creates a token with the scopes chosen, refuses none, and lists each token with its scopes', async () => {
+      const api = mockApi({
+        'GET /api/auth/me': () => json(signedInState()),
+        'GET /api/auth/tokens': [
+          () => json([apiToken({ id: 't_1', name: 'Reader', scopes: ['transfers:read'] })]),
+          () =>
+            json([
+              apiToken({ id: 't_1', name: 'Reader', scopes: ['transfers:read'] }),
+              apiToken({ id: 't_3', name: 'Admin bot', scopes: ['receive', 'admin'] }),
+            ]),
+        ],
+        'POST /api/auth/tokens': () =>
+          json(
+            {
+              ...apiToken({ id: 't_3', name: 'Admin bot', scopes: ['receive', 'admin'] }),
+              token: 'fry_x_secret',
+            },
+            201,
+          ),
+      });
+      const root = await open('/account/integrations');
+      expect(byTestId(root, 'token-scopes-shown').textContent).toBe('Read transfers');
+      const box = (scope: string) => byTestId<HTMLInputElement>(root, `token-scope-${scope}`);
+      expect(['transfers:read', 'transfers:write', 'receive', 'admin'].map((s) => box(s).checked)).toEqual([
+        true,
+        true,
+        true,
+        false,
+      ]);
+      await typeInto(byTestId(root, 'token-name'), 'Admin bot');
+      for (const scope of ['transfers:read', 'transfers:write', 'receive']) await click(box(scope));
+      await click(byTestId(root, 'token-create'));
+      await settle();
+      expect(root.textContent).toContain('Choose at least one permission');
+      expect(api.to('POST /api/auth/tokens')).toHaveLength(0);
+      await click(box('admin'));
+      await click(box('receive'));
+      await click(byTestId(root, 'token-create'));
+      await settle();
+      expect(api.to('POST /api/auth/tokens')[0]?.body).toEqual({
+        name: 'Admin bot',
+        scopes: ['receive', 'admin'],
+      });
+      expect(root.textContent).not.toContain('Choose at least one permission');
+      const shown = [...root.querySelectorAll('[data-testid="token-scopes-shown"]')].map(
+        (e) => e.textContent,
+      );
+      expect(shown).toEqual([
+        'Read transfers',
+        'Receive files (inboxes, requests), Administer (billing, team settings)',
+      ]);
     });
 
     it('reports a failed creation', async () => {

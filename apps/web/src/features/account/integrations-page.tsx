@@ -1,4 +1,10 @@
-import { type ApiTokenCreated, ApiTokenCreateRequest, type ApiTokenInfo } from '@ferry/core';
+import {
+  type ApiTokenCreated,
+  ApiTokenCreateRequest,
+  type ApiTokenInfo,
+  type ApiTokenScope,
+  DEFAULT_API_TOKEN_SCOPES,
+} from '@ferry/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +13,7 @@ import { useDescribeError } from '../../hooks/use-describe-error';
 import { ApiError } from '../../lib/api';
 import { createApiToken, listApiTokens, revokeApiToken } from '../../lib/auth-api';
 import { formatDateTime } from '../../lib/format';
+import { ScopePicker, scopeLabelKey } from '../apikeys/scope-picker';
 import { ACCOUNT_QUERY_KEY, useAuth } from '../auth/auth-context';
 import { useToast } from '../toasts/toast-context';
 import { AccountLayout } from './account-layout';
@@ -70,12 +77,22 @@ function CreatedToken({ created, onDone }: { created: ApiTokenCreated; onDone: (
   );
 }
 
+/** `/account/integrations`: the personal API tokens section, in the account's frame. */
+export function IntegrationsPage() {
+  const { t } = useTranslation();
+  return (
+    <AccountLayout section="integrations" title={t('account:integrations_title')}>
+      <ApiTokensSection />
+    </AccountLayout>
+  );
+}
+
 /**
- * `/account/integrations`: personal API tokens (`Authorization: Bearer fry_…`, the CLI's
+ * Personal API tokens (`Authorization: Bearer fry_…`, the CLI's
  * `ferry login --token`): create one with a name (the token is shown once), see when each was last used,
  * revoke.
  */
-export function IntegrationsPage() {
+export function ApiTokensSection() {
   const { t, i18n } = useTranslation();
   const auth = useAuth();
   const toast = useToast();
@@ -86,6 +103,8 @@ export function IntegrationsPage() {
   const tokens = useQuery({ queryKey, queryFn: listApiTokens });
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
+  const [scopes, setScopes] = useState<ApiTokenScope[]>([...DEFAULT_API_TOKEN_SCOPES]);
+  const [scopesError, setScopesError] = useState<string | null>(null);
   const [created, setCreated] = useState<ApiTokenCreated | null>(null);
   const nameInput = useRef<HTMLInputElement>(null);
 
@@ -99,6 +118,7 @@ export function IntegrationsPage() {
     onSuccess: (token) => {
       setCreated(token);
       setName('');
+      setScopes([...DEFAULT_API_TOKEN_SCOPES]);
       void queryClient.invalidateQueries({ queryKey });
     },
     onError: onFailure,
@@ -117,14 +137,15 @@ export function IntegrationsPage() {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (create.isPending) return;
-    const parsed = ApiTokenCreateRequest.safeParse({ name });
+    const parsed = ApiTokenCreateRequest.safeParse({ name, scopes });
+    const badName = !parsed.success && parsed.error.issues.some((i) => i.path[0] === 'name');
+    setNameError(badName ? t('account:token_name_required') : null);
+    setScopesError(scopes.length === 0 ? t('apikeys:scopes_required') : null);
     if (!parsed.success) {
-      setNameError(t('account:token_name_required'));
-      nameInput.current?.focus();
+      if (badName) nameInput.current?.focus();
       return;
     }
-    setNameError(null);
-    create.mutate(parsed.data.name);
+    create.mutate({ name: parsed.data.name, scopes: parsed.data.scopes });
   };
 
   const listError = tokens.error;
@@ -138,8 +159,10 @@ export function IntegrationsPage() {
   };
 
   return (
-    <AccountLayout section="integrations" title={t('account:integrations_title')}>
-      <h2 className="section-title">{t('account:tokens_title')}</h2>
+    <section aria-labelledby={`${id}-title`} data-testid="tokens-section">
+      <h2 className="section-title" id={`${id}-title`}>
+        {t('account:tokens_title')}
+      </h2>
       <p className="muted">{t('account:tokens_intro')}</p>
       {created && (
         <CreatedToken
@@ -174,6 +197,7 @@ export function IntegrationsPage() {
             </p>
           )}
         </div>
+        <ScopePicker value={scopes} onChange={setScopes} error={scopesError} />
         <button
           type="submit"
           className="button button-primary"
@@ -218,6 +242,12 @@ export function IntegrationsPage() {
                     <dd className="mono">{token.prefix}…</dd>
                   </div>
                   <div>
+                    <dt>{t('apikeys:scopes_label')}</dt>
+                    <dd data-testid="token-scopes-shown">
+                      {token.scopes.map((scope) => t(scopeLabelKey(scope))).join(', ')}
+                    </dd>
+                  </div>
+                  <div>
                     <dt>{t('account:token_created_at')}</dt>
                     <dd>{formatDateTime(token.createdAt, i18n.language)}</dd>
                   </div>
@@ -245,6 +275,6 @@ export function IntegrationsPage() {
           ))}
         </ul>
       )}
-    </AccountLayout>
+    </section>
   );
 }
