@@ -157,7 +157,9 @@ describe('API token daily quota and security events', () => {
       token_id: string | null;
     }>(
       ferry,
-      `SELECT action, actor_label, target, token_id FROM security_log WHERE team_id = $1 ORDER BY id`,
+      // The keys' own entries (the owner's sign-in is logged too).
+      `SELECT action, actor_label, target, token_id FROM security_log
+        WHERE team_id = $1 AND action LIKE 'api-key-%' ORDER BY id`,
       [owner.uid],
     );
     expect(rows.map((r) => r.action)).toEqual(['api-key-created', 'api-key-used', 'api-key-revoked']);
