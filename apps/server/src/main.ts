@@ -620,6 +620,17 @@ export async function createFerry(
         owner && { email: owner.email, locale: owner.locale },
       );
     });
+    const teamMembers = new TeamMembersService(
+      new PgTeamMembersRepository(database.pool),
+      accounts,
+      auth,
+      passwords,
+      mailJob,
+      securityLog,
+      config.productName,
+      logger.child({ component: 'team-members' }),
+    );
+    teamMembers.restrictEmails((teamId, email) => teamPolicies.memberEmailAllowed(teamId, email));
     const app = await buildApp({
       config,
       logger,
@@ -639,16 +650,7 @@ export async function createFerry(
         logger.child({ component: 'oidc' }),
       ),
       limits,
-      teamMembers: new TeamMembersService(
-        new PgTeamMembersRepository(database.pool),
-        accounts,
-        auth,
-        passwords,
-        mailJob,
-        securityLog,
-        config.productName,
-        logger.child({ component: 'team-members' }),
-      ),
+      teamMembers,
       users: new UserService(
         accounts,
         logger.child({ component: 'users' }),

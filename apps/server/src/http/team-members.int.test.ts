@@ -186,6 +186,35 @@ describe('invitations', () => {
     expect((await invite(manager, { emails: [address('after')] })).body.results[0].result).toBe('invited');
   });
 
+  it("holds invitations and joins to the team's allowed e-mail domains", async () => {
+    const policy = (domains: string[]) =>
+      call(manager, 'PUT', `/api/team/${manager.uid}/authentication-policy`, {
+        allowedEmailDomains: domains,
+        requireSecondFactor: false,
+        signInMethods: null,
+      });
+    const inside = address('inside');
+    try {
+      expect((await policy(['members.example'])).status).toBe(200);
+      const res = await invite(manager, { emails: [inside, 'someone@elsewhere.example'] });
+      expect(res.body.results).toEqual([
+        expect.objectContaining({ email: inside, result: 'invited' }),
+        { email: 'someone@elsewhere.example', result: 'invalid', reason: 'domain' },
+      ]);
+      // Narrowed after the invitation went out: the join is refused.
+      const { token } = await tokenMailedTo(inside);
+      expect((await policy(['policy-only.example'])).status).toBe(200);
+      const refused = await call(null, 'POST', '/api/user/team-invitations/accept', {
+        token,
+        password: 'a long enough password',
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.body.codes).toEqual(['EMAIL_DOMAIN_NOT_ALLOWED']);
+    } finally {
+      await policy([]);
+    }
+  });
+
   it('refuses a member of another team with ALREADY_IN_TEAM', async () => {
     await join(outsider, otherManager, []);
     const res = await invite(manager, { emails: [outsider.email] });

@@ -71,6 +71,13 @@ export class TeamMembersService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  private emailAllowed: (teamId: string, email: string) => Promise<boolean> = async () => true;
+
+  /** The team's allowed e-mail domains (team-policy.ts): invitations and joins outside them are refused. */
+  restrictEmails(allowed: (teamId: string, email: string) => Promise<boolean>): void {
+    this.emailAllowed = allowed;
+  }
+
   async invite(
     auth: Authenticated | null,
     teamId: string,
@@ -92,7 +99,11 @@ export class TeamMembersService {
       const base = { email: row.email, ...(row.line ? { line: row.line } : {}) };
       const email = Email.safeParse(row.email);
       if (row.invalid || !email.success) {
-        results.push({ ...base, result: 'invalid' });
+        results.push({ ...base, result: 'invalid', reason: 'format' });
+        continue;
+      }
+      if (!(await this.emailAllowed(manager.id, email.data))) {
+        results.push({ ...base, result: 'invalid', reason: 'domain' });
         continue;
       }
       const address = email.data.toLowerCase();
@@ -416,6 +427,12 @@ export class TeamMembersService {
     const request = TeamInvitationAccept.parse(input);
     const hash = sha256Hex(request.token);
     const first = await this.usable(await this.repo.invitationByToken(hash));
+    // The team may have narrowed its domains since the invitation went out.
+    if (!(await this.emailAllowed(first.teamId, first.email)))
+      throw new AppError(
+        'EMAIL_DOMAIN_NOT_ALLOWED',
+        'This address is outside the domains the team allows now.',
+      );
     const existing = await this.accounts.userByEmail(first.email);
     if (existing) {
       if (!auth || auth.user.id !== existing.id)

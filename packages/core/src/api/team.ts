@@ -50,6 +50,8 @@ export const TeamInviteResult = z.object({
   result: InviteOutcome,
   /** The invitation made (for `invited`). */
   invitationId: z.string().optional(),
+  /** Why an address is `invalid`: not an address, or outside the team's allowed e-mail domains. */
+  reason: z.enum(['format', 'domain']).optional(),
 });
 export type TeamInviteResult = z.infer<typeof TeamInviteResult>;
 
