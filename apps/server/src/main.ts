@@ -548,6 +548,7 @@ export async function createFerry(
       { allowPrivate: config.webhookAllowPrivate, now: options.webhookNow },
       logger.child({ component: 'webhooks' }),
     );
+    webhooks.recordSecurity(securityLog);
     await jobs.work(WEBHOOKS_TICK, async () => ({ tried: await webhooks.deliverDue() }));
     await jobs.schedule(WEBHOOKS_TICK, '* * * * *'); // every minute, once across all instances
     const depthTimer = setInterval(() => {

@@ -261,6 +261,18 @@ describe('webhooks', () => {
       ).status,
     ).toBe(204);
     expect((await api(ferry.baseUrl, '/api/user/webhooks', { headers: owner.bearer })).body).toEqual([]);
+    // Both changes are in the owner's security log, with the token that made them.
+    const logged = await query<{ action: string; target: string; token_id: string | null }>(
+      ferry,
+      `SELECT action, target, token_id FROM security_log
+        WHERE team_id = $1 AND action LIKE 'webhook-%' ORDER BY id`,
+      [owner.uid],
+    );
+    expect(logged.map((r) => [r.action, r.target])).toEqual([
+      ['webhook-created', `${receiverUrl}/admin`],
+      ['webhook-removed', `${receiverUrl}/admin`],
+    ]);
+    expect(logged.every((r) => r.token_id !== null)).toBe(true);
     expect((await api(ferry.baseUrl, '/api/user/webhooks')).status).toBe(401);
     // At most 20 per account.
     const add = () =>

@@ -24,6 +24,7 @@ import { randomAlphanumeric } from '../lib/ids.js';
 import { randomToken } from '../security/secrets.js';
 import { AppError } from './app-error.js';
 import type { Authenticated } from './auth.service.js';
+import type { SecurityLog } from './security-log.js';
 import { checkWebhookUrl, type Resolver } from './webhook-address.js';
 
 /** Webhooks an account may have. */
@@ -54,6 +55,12 @@ type Attempt = { code: number } | { error: string };
  * deliverDue}, which the webhooks job runs every minute: a 2xx ends a delivery; otherwise it is tried again after
  * 1 min, 5 min, 30 min, 2 h, 6 h and 12 h, then failed.
  */
+/** Who called, for the security log. */
+export interface WebhookRequestContext {
+  ip?: string;
+  userAgent?: string;
+}
+
 export class WebhookService {
   private readonly now: () => Date;
 
@@ -65,11 +72,41 @@ export class WebhookService {
     this.now = settings.now ?? (() => new Date());
   }
 
+  private securityLog: SecurityLog | null = null;
+
+  /** Adding and removing a webhook are written to the owner's team security log. */
+  recordSecurity(log: SecurityLog): void {
+    this.securityLog = log;
+  }
+
+  private async logged(
+    auth: Authenticated,
+    action: 'webhook-created' | 'webhook-removed',
+    target: string,
+    ctx: WebhookRequestContext,
+    details: Record<string, unknown> = {},
+  ): Promise<void> {
+    await this.securityLog?.record({
+      userId: auth.user.id,
+      action,
+      actorUserId: auth.user.id,
+      tokenId: auth.tokenId,
+      ip: ctx.ip ?? null,
+      userAgent: ctx.userAgent ?? null,
+      target,
+      details,
+    });
+  }
+
   async list(auth: Authenticated): Promise<WebhookInfo[]> {
     return (await this.repo.list(auth.user.id)).map(webhookInfo);
   }
 
-  async create(auth: Authenticated, request: WebhookCreateRequest): Promise<WebhookCreated> {
+  async create(
+    auth: Authenticated,
+    request: WebhookCreateRequest,
+    ctx: WebhookRequestContext = {},
+  ): Promise<WebhookCreated> {
     if (request.team && (auth.user.managerId || !['TEAM', 'ENTERPRISE'].includes(auth.planType)))
       throw new AppError('FORBIDDEN', 'Only a team manager adds a webhook for the whole team.');
     if ((await this.repo.list(auth.user.id)).length >= MAX_WEBHOOKS)
@@ -86,11 +123,15 @@ export class WebhookService {
         : [...WEBHOOK_EVENTS],
       secret,
     });
+    await this.logged(auth, 'webhook-created', hook.url, ctx, { webhookId: hook.id, team: hook.team });
     return { ...webhookInfo(hook), secret };
   }
 
-  async remove(auth: Authenticated, id: string): Promise<void> {
-    if (!(await this.repo.remove(auth.user.id, id))) throw new AppError('NOT_FOUND', 'No such webhook.');
+  async remove(auth: Authenticated, id: string, ctx: WebhookRequestContext = {}): Promise<void> {
+    const hook = await this.repo.get(auth.user.id, id);
+    if (!hook || !(await this.repo.remove(auth.user.id, id)))
+      throw new AppError('NOT_FOUND', 'No such webhook.');
+    await this.logged(auth, 'webhook-removed', hook.url, ctx, { webhookId: id });
   }
 
   async deliveries(auth: Authenticated, id: string): Promise<WebhookDelivery[]> {

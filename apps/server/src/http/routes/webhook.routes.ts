@@ -28,13 +28,13 @@ export const webhookRoutes =
       '/api/user/webhooks',
       { schema: { tags, body: WebhookCreateRequest, response: { 201: WebhookCreated, ...errors } } },
       async (request, reply) =>
-        reply.status(201).send(await webhooks.create(signedIn(request), request.body)),
+        reply.status(201).send(await webhooks.create(signedIn(request), request.body, callerOf(request))),
     );
     app.delete(
       '/api/user/webhooks/:id',
       { schema: { tags, params: z.object({ id: Id }), response: { 204: z.null(), ...errors } } },
       async (request, reply) => {
-        await webhooks.remove(signedIn(request), request.params.id);
+        await webhooks.remove(signedIn(request), request.params.id, callerOf(request));
         return reply.status(204).send(null);
       },
     );
@@ -57,3 +57,8 @@ export const webhookRoutes =
       async (request) => webhooks.replay(signedIn(request), request.params.deliveryId),
     );
   };
+
+function callerOf(request: { ip: string; headers: Record<string, string | string[] | undefined> }) {
+  const agent = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: typeof agent === 'string' ? agent : undefined };
+}
