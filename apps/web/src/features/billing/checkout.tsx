@@ -8,15 +8,14 @@ import {
   type TaxRate,
   VatNumberInput,
 } from '@ferry/core';
-import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LabelledField } from '../../components/labelled-field';
 import { useDescribeError } from '../../hooks/use-describe-error';
-import { getTaxRate, getVisitorCountry, startSubscription } from '../../lib/billing-api';
+import { startSubscription } from '../../lib/billing-api';
 import { useAuth } from '../auth/auth-context';
+import { CountrySelect, CurrencySelect, useBuyerCountry, useTaxRate } from './buyer-fields';
 import { CardField, type CardReady } from './card-field';
-import { countryOptions } from './countries';
 import { formatMoney, priceOf, vatOf } from './money';
 import { formatStorage } from './plan-labels';
 import { FrequencySwitch } from './prices-page';
@@ -167,7 +166,7 @@ export function Checkout({
       : (catalogue.currencies[0] ?? 'EUR'),
   );
   const [trial, setTrial] = useState(start.trial === true && catalogue.trialDays > 0);
-  const [country, setCountry] = useState<string | null>(null);
+  const [country, setCountry] = useBuyerCountry();
   const [companyName, setCompanyName] = useState('');
   const [address, setAddress] = useState('');
   const [vatTyped, setVatTyped] = useState('');
@@ -182,23 +181,8 @@ export function Checkout({
   const [unconfirmed, setUnconfirmed] = useState<StartSubscriptionResponse | null>(null);
   const polling = usePlanPolling();
 
-  const visitorCountry = useQuery({
-    queryKey: ['billing', 'visitor-country'],
-    queryFn: ({ signal }) => getVisitorCountry(signal),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  useEffect(() => {
-    if (country === null && visitorCountry.data) setCountry(visitorCountry.data);
-  }, [country, visitorCountry.data]);
   const vatNumber = useSettled(vatNumberOf(vatTyped), 400);
-  const tax = useQuery({
-    queryKey: ['billing', 'tax-rate', country, vatNumber ?? null],
-    queryFn: ({ signal }) => getTaxRate(country as string, vatNumber, signal),
-    enabled: country !== null,
-    staleTime: 60_000,
-    placeholderData: (previous) => previous,
-  });
-  const countries = useMemo(() => countryOptions(i18n.language), [i18n.language]);
+  const tax = useTaxRate(country, vatNumber);
   const plan = sellable.find((p) => p.planCode === planCode);
   const amount = plan ? priceOf(plan, frequency, currency) : null;
   const stripeOffered =
@@ -317,22 +301,12 @@ export function Checkout({
         name={`${id}-frequency`}
       />
       {catalogue.currencies.length > 1 && (
-        <LabelledField label={t('billing:currency_label')}>
-          {(props) => (
-            <select
-              {...props}
-              value={currency}
-              onChange={(e) => setCurrency(e.target.value as Currency)}
-              data-testid="checkout-currency"
-            >
-              {catalogue.currencies.map((code) => (
-                <option key={code} value={code}>
-                  {code}
-                </option>
-              ))}
-            </select>
-          )}
-        </LabelledField>
+        <CurrencySelect
+          currencies={catalogue.currencies}
+          value={currency}
+          onChange={setCurrency}
+          testId="checkout-currency"
+        />
       )}
       {catalogue.trialDays > 0 && (
         <label className="checkbox">
@@ -345,24 +319,7 @@ export function Checkout({
           <span>{t('billing:trial_checkbox', { count: catalogue.trialDays })}</span>
         </label>
       )}
-      <LabelledField label={t('billing:country_label')}>
-        {(props) => (
-          <select
-            {...props}
-            value={country ?? ''}
-            onChange={(e) => setCountry(e.target.value)}
-            autoComplete="country"
-            data-testid="checkout-country"
-          >
-            {country === null && <option value="">{t('billing:country_loading')}</option>}
-            {countries.map(([code, name]) => (
-              <option key={code} value={code}>
-                {name}
-              </option>
-            ))}
-          </select>
-        )}
-      </LabelledField>
+      <CountrySelect value={country} onChange={setCountry} testId="checkout-country" />
       <LabelledField label={t('billing:company_label')} hint={t('billing:optional')}>
         {(props) => (
           <input

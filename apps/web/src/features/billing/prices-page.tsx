@@ -7,16 +7,14 @@ import {
   type PlanOffer,
   type TaxRate,
 } from '@ferry/core';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LabelledField } from '../../components/labelled-field';
 import { useDescribeError } from '../../hooks/use-describe-error';
-import { getTaxRate, getVisitorCountry } from '../../lib/billing-api';
 import { PRODUCT_NAME } from '../../lib/config';
 import { useAuth } from '../auth/auth-context';
-import { countryOptions } from './countries';
+import { CountrySelect, CurrencySelect, useBuyerCountry, useTaxRate } from './buyer-fields';
 import { bestSaving, formatMoney, priceOf, savingPercent, vatOf } from './money';
 import { choosePath, formatStorage, PREMIUM_FAMILY, TEAM_FAMILY } from './plan-labels';
 import { useCatalogue } from './use-billing';
@@ -209,27 +207,13 @@ export function FrequencySwitch({
 }
 
 function Catalogue({ catalogue }: { catalogue: PlanCatalogue }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { user } = useAuth();
   const id = useId();
   const [frequency, setFrequency] = useState<BillingFrequency>('MONTHLY');
   const [currency, setCurrency] = useState<Currency>(catalogue.currencies[0] ?? 'EUR');
-  const [country, setCountry] = useState<string | null>(null);
-  const visitorCountry = useQuery({
-    queryKey: ['billing', 'visitor-country'],
-    queryFn: ({ signal }) => getVisitorCountry(signal),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  useEffect(() => {
-    if (country === null && visitorCountry.data) setCountry(visitorCountry.data);
-  }, [country, visitorCountry.data]);
-  const tax = useQuery({
-    queryKey: ['billing', 'tax-rate', country],
-    queryFn: ({ signal }) => getTaxRate(country as string, undefined, signal),
-    enabled: country !== null,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  const countries = useMemo(() => countryOptions(i18n.language), [i18n.language]);
+  const [country, setCountry] = useBuyerCountry();
+  const tax = useTaxRate(country);
   const byCode = (code: PlanCode) => catalogue.plans.find((plan) => plan.planCode === code);
   const premium = PREMIUM_FAMILY.map(byCode).filter((p): p is PlanOffer => Boolean(p?.selfService));
   const teams = TEAM_FAMILY.map(byCode).filter((p): p is PlanOffer => Boolean(p?.selfService));
@@ -251,24 +235,16 @@ function Catalogue({ catalogue }: { catalogue: PlanCatalogue }) {
           currency={currency}
           name={`${id}-frequency`}
         />
-        <LabelledField label={t('billing:currency_label')}>
-          {(props) => (
-            <select
-              {...props}
-              value={currency}
-              onChange={(event) => setCurrency(event.target.value as Currency)}
-              data-testid="prices-currency"
-            >
-              {catalogue.currencies.map((code) => (
-                <option key={code} value={code}>
-                  {code}
-                </option>
-              ))}
-            </select>
-          )}
-        </LabelledField>
-        <LabelledField
-          label={t('billing:country_label')}
+        <CurrencySelect
+          currencies={catalogue.currencies}
+          value={currency}
+          onChange={setCurrency}
+          testId="prices-currency"
+        />
+        <CountrySelect
+          value={country}
+          onChange={setCountry}
+          testId="prices-country"
           hint={
             tax.data
               ? tax.data.rate > 0
@@ -276,23 +252,7 @@ function Catalogue({ catalogue }: { catalogue: PlanCatalogue }) {
                 : t('billing:country_no_vat_hint')
               : null
           }
-        >
-          {(props) => (
-            <select
-              {...props}
-              value={country ?? ''}
-              onChange={(event) => setCountry(event.target.value)}
-              data-testid="prices-country"
-            >
-              {country === null && <option value="">{t('billing:country_loading')}</option>}
-              {countries.map(([code, name]) => (
-                <option key={code} value={code}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          )}
-        </LabelledField>
+        />
       </div>
       {catalogue.trialDays > 0 && (
         <p className="notice" data-testid="prices-trial">

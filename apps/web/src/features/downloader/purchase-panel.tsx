@@ -1,18 +1,12 @@
 import type { Currency, StartPurchaseResponse } from '@ferry/core';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LabelledField } from '../../components/labelled-field';
 import { useDescribeError } from '../../hooks/use-describe-error';
-import {
-  getPlanCatalogue,
-  getPurchase,
-  getTaxRate,
-  getVisitorCountry,
-  startPurchase,
-} from '../../lib/billing-api';
+import { getPlanCatalogue, getPurchase, startPurchase } from '../../lib/billing-api';
+import { CountrySelect, useBuyerCountry, useTaxRate } from '../billing/buyer-fields';
 import { CardField, type CardReady } from '../billing/card-field';
-import { countryOptions } from '../billing/countries';
 import { formatMoney, vatOf } from '../billing/money';
 import '../billing/billing.css';
 import { keepPendingPurchase, keepPurchaseToken, pendingPurchaseOf } from './purchase-store';
@@ -37,7 +31,7 @@ export default function PurchasePanel({
   const { t, i18n } = useTranslation();
   const describe = useDescribeError();
   const [email, setEmail] = useState('');
-  const [country, setCountry] = useState<string | null>(null);
+  const [country, setCountry] = useBuyerCountry();
   const [vatTyped, setVatTyped] = useState('');
   const [card, setCard] = useState<CardReady | null>(null);
   const [cardComplete, setCardComplete] = useState(false);
@@ -51,21 +45,8 @@ export default function PurchasePanel({
     queryKey: ['billing', 'catalogue'],
     queryFn: ({ signal }) => getPlanCatalogue(signal),
   });
-  const visitor = useQuery({
-    queryKey: ['billing', 'visitor-country'],
-    queryFn: ({ signal }) => getVisitorCountry(signal),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  useEffect(() => {
-    if (country === null && visitor.data) setCountry(visitor.data);
-  }, [country, visitor.data]);
   const vatNumber = vatTyped.replace(/[\s.-]/g, '') || undefined;
-  const tax = useQuery({
-    queryKey: ['billing', 'tax-rate', country, vatNumber ?? null],
-    queryFn: ({ signal }) => getTaxRate(country as string, vatNumber, signal),
-    enabled: country !== null,
-  });
-  const countries = useMemo(() => countryOptions(i18n.language), [i18n.language]);
+  const tax = useTaxRate(country, vatNumber);
 
   // A payment under way (this visit, or one before a reload or the provider's page): wait until it is taken.
   useEffect(() => {
@@ -222,24 +203,7 @@ export default function PurchasePanel({
             />
           )}
         </LabelledField>
-        <LabelledField label={t('billing:country_label')}>
-          {(props) => (
-            <select
-              {...props}
-              value={country ?? ''}
-              autoComplete="country"
-              onChange={(e) => setCountry(e.target.value)}
-              data-testid="purchase-country"
-            >
-              {country === null && <option value="">{t('billing:country_loading')}</option>}
-              {countries.map(([code, name]) => (
-                <option key={code} value={code}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          )}
-        </LabelledField>
+        <CountrySelect value={country} onChange={setCountry} testId="purchase-country" />
         <LabelledField
           label={t('billing:vat_number_label')}
           hint={t('billing:vat_number_hint')}
