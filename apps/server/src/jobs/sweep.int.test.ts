@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SWEEP_UNFINISHED } from '../main.js';
+import { PURGE_SECURITY_LOG, SWEEP_UNFINISHED } from '../main.js';
+import { WEBHOOKS_TICK } from '../services/webhook.service.js';
 import { MAINTENANCE_TICK } from '../services/notification.service.js';
 import { createTransfer } from '../test/flows.js';
 import { query, startTestFerry } from '../test/harness.js';
@@ -12,10 +13,13 @@ describe('the scheduled sweep of abandoned uploads', () => {
         ferry,
         'SELECT name, cron FROM pgboss.schedule ORDER BY name',
       );
-      // The hourly sweep, and the minutely maintenance tick (expiry, reminders, lost jobs).
+      // The daily purge of old security-log entries, the hourly sweep, the minutely maintenance tick (expiry,
+      // reminders, lost jobs) and the minutely webhook deliveries.
       expect(schedules).toEqual([
+        { name: PURGE_SECURITY_LOG, cron: '41 3 * * *' },
         { name: SWEEP_UNFINISHED, cron: '17 * * * *' },
         { name: MAINTENANCE_TICK, cron: '* * * * *' },
+        { name: WEBHOOKS_TICK, cron: '* * * * *' },
       ]);
 
       const stale = await createTransfer(ferry.baseUrl, { files: [{ name: 'a.bin', size: 10 }] });
