@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PURGE_SECURITY_LOG, SWEEP_UNFINISHED } from '../main.js';
-import { WEBHOOKS_TICK } from '../services/webhook.service.js';
 import { MAINTENANCE_TICK } from '../services/notification.service.js';
+import { WEBHOOKS_TICK } from '../services/webhook.service.js';
 import { createTransfer } from '../test/flows.js';
 import { query, startTestFerry } from '../test/harness.js';
 
