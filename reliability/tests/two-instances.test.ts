@@ -242,7 +242,12 @@ describe('two Ferry instances sharing PostgreSQL, S3 and Redis', () => {
   it('runs background jobs once across both: one schedule, and each job worked by exactly one instance', async () => {
     // One row per scheduled job, however many instances scheduled it.
     const schedules = await db.query<{ name: string }>('SELECT name FROM pgboss.schedule ORDER BY name');
-    expect(schedules.map((r) => r.name)).toEqual(['maintenance.sweep-unfinished', 'maintenance.tick']);
+    expect(schedules.map((r) => r.name)).toEqual([
+      'maintenance.purge-security-log',
+      'maintenance.sweep-unfinished',
+      'maintenance.tick',
+      'webhooks.deliver',
+    ]);
     // Abandoned uploads for the sweep to find: each must be removed once, by whichever instance works the job.
     const stale: string[] = [];
     for (let i = 0; i < 6; i++) {
