@@ -2,6 +2,7 @@ import { WEBHOOK_EVENTS, type WebhookCreated, type WebhookEvent, type WebhookInf
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LabelledField } from '../../components/labelled-field';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { formatDateTime } from '../../lib/format';
 import {
@@ -203,23 +204,25 @@ export function WebhooksSection() {
         />
       )}
       <form className="token-form" noValidate onSubmit={onSubmit} data-testid="webhook-form">
-        <div className="field">
-          <label htmlFor={`${id}-url`}>{t('apikeys:url_label')}</label>
-          <input
-            ref={urlInput}
-            id={`${id}-url`}
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            maxLength={2000}
-            value={url}
-            placeholder="https://example.com/ferry-events"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
-            onChange={(event) => setUrl(event.target.value)}
-            data-testid="webhook-url"
-          />
-        </div>
+        <LabelledField label={t('apikeys:url_label')}>
+          {(props) => (
+            <input
+              {...props}
+              ref={urlInput}
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              maxLength={2000}
+              value={url}
+              placeholder="https://example.com/ferry-events"
+              // The form's one error (the address or the events) is shown below the events.
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${id}-error` : undefined}
+              onChange={(event) => setUrl(event.target.value)}
+              data-testid="webhook-url"
+            />
+          )}
+        </LabelledField>
         <fieldset className="field">
           <legend>{t('apikeys:events_legend')}</legend>
           <label className="checkbox">
