@@ -1,10 +1,11 @@
-import type { Currency } from '@ferry/core';
+import type { Currency, PlanCode, PlanOffer } from '@ferry/core';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LabelledField } from '../../components/labelled-field';
 import { getTaxRate, getVisitorCountry } from '../../lib/billing-api';
 import { countryOptions } from './countries';
+import { formatStorage } from './plan-labels';
 
 /*
  * What every page that shows a price with its VAT asks of the buyer — the prices page, checkout, buying a transfer
@@ -97,6 +98,44 @@ export function CurrencySelect({
           {currencies.map((code) => (
             <option key={code} value={code}>
               {code}
+            </option>
+          ))}
+        </select>
+      )}
+    </LabelledField>
+  );
+}
+
+/** The plans a buyer may choose (name and storage), as a labelled select: checkout and a subscription's change. */
+export function PlanSelect({
+  plans,
+  value,
+  onChange,
+  testId,
+  hint,
+}: {
+  plans: readonly PlanOffer[];
+  value: PlanCode;
+  onChange(plan: PlanCode): void;
+  testId: string;
+  hint?: ReactNode;
+}) {
+  const { t, i18n } = useTranslation();
+  return (
+    <LabelledField label={t('billing:plan_label')} hint={hint}>
+      {(props) => (
+        <select
+          {...props}
+          value={value}
+          onChange={(event) => onChange(event.target.value as PlanCode)}
+          data-testid={testId}
+        >
+          {plans.map((p) => (
+            <option key={p.planCode} value={p.planCode}>
+              {t('billing:plan_option', {
+                plan: t(`billing:plan_name_${p.planCode}`),
+                storage: formatStorage(p.storageGB, i18n.language),
+              })}
             </option>
           ))}
         </select>

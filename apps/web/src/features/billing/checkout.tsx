@@ -14,10 +14,9 @@ import { LabelledField } from '../../components/labelled-field';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { startSubscription } from '../../lib/billing-api';
 import { useAuth } from '../auth/auth-context';
-import { CountrySelect, CurrencySelect, useBuyerCountry, useTaxRate } from './buyer-fields';
+import { CountrySelect, CurrencySelect, PlanSelect, useBuyerCountry, useTaxRate } from './buyer-fields';
 import { CardField, type CardReady } from './card-field';
 import { formatMoney, priceOf, vatOf } from './money';
-import { formatStorage } from './plan-labels';
 import { FrequencySwitch } from './prices-page';
 import type { StripeResult } from './stripe';
 import { usePlanPolling } from './use-billing';
@@ -149,7 +148,7 @@ export function Checkout({
   start: CheckoutStart;
   onStarted?(result: StartSubscriptionResponse): void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const describe = useDescribeError();
   const { user } = useAuth();
   const id = useId();
@@ -274,25 +273,7 @@ export function Checkout({
       data-testid="checkout"
     >
       <h2 className="section-title">{t('billing:checkout_title')}</h2>
-      <LabelledField label={t('billing:plan_label')}>
-        {(props) => (
-          <select
-            {...props}
-            value={planCode}
-            onChange={(e) => setPlanCode(e.target.value as PlanCode)}
-            data-testid="checkout-plan"
-          >
-            {sellable.map((p) => (
-              <option key={p.planCode} value={p.planCode}>
-                {t('billing:plan_option', {
-                  plan: t(`billing:plan_name_${p.planCode}`),
-                  storage: formatStorage(p.storageGB, i18n.language),
-                })}
-              </option>
-            ))}
-          </select>
-        )}
-      </LabelledField>
+      <PlanSelect plans={sellable} value={planCode} onChange={setPlanCode} testId="checkout-plan" />
       <FrequencySwitch
         value={frequency}
         onChange={setFrequency}

@@ -17,9 +17,9 @@ import { LabelledField } from '../../components/labelled-field';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { cancelSubscription, changeSubscription, resumeSubscription } from '../../lib/billing-api';
 import { formatDate } from '../../lib/format';
+import { PlanSelect } from './buyer-fields';
 import { CardField, type CardReady } from './card-field';
 import { formatMoney, vatOf } from './money';
-import { formatStorage } from './plan-labels';
 import { loadStripe } from './stripe';
 import type { PlanWait } from './use-billing';
 
@@ -92,7 +92,7 @@ function ChangeForm({
   catalogue: PlanCatalogue;
   onChanged(answer: ChangeSubscriptionResponse, newPlan: PlanCode | null): void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const describe = useDescribeError();
   const [planCode, setPlanCode] = useState<PlanCode>(subscription.planCode);
   const [frequency, setFrequency] = useState<BillingFrequency>(subscription.frequency);
@@ -159,25 +159,13 @@ function ChangeForm({
       data-testid="subscription-change"
     >
       <h2 className="section-title">{t('billing:change_title')}</h2>
-      <LabelledField label={t('billing:plan_label')} hint={t('billing:change_hint')}>
-        {(props) => (
-          <select
-            {...props}
-            value={planCode}
-            onChange={(e) => setPlanCode(e.target.value as PlanCode)}
-            data-testid="change-plan"
-          >
-            {sellable.map((p) => (
-              <option key={p.planCode} value={p.planCode}>
-                {t('billing:plan_option', {
-                  plan: t(`billing:plan_name_${p.planCode}`),
-                  storage: formatStorage(p.storageGB, i18n.language),
-                })}
-              </option>
-            ))}
-          </select>
-        )}
-      </LabelledField>
+      <PlanSelect
+        plans={sellable}
+        value={planCode}
+        onChange={setPlanCode}
+        testId="change-plan"
+        hint={t('billing:change_hint')}
+      />
       <LabelledField label={t('billing:frequency_label')}>
         {(props) => (
           <select
