@@ -44,6 +44,7 @@ import { salesRoutes } from './http/routes/sales.routes.js';
 import { securityLogRoutes } from './http/routes/security-log.routes.js';
 import { teamMembersRoutes } from './http/routes/team-members.routes.js';
 import { teamPolicyRoutes } from './http/routes/team-policy.routes.js';
+import { teamTokenRoutes } from './http/routes/team-tokens.routes.js';
 import { transferRoutes } from './http/routes/transfer.routes.js';
 import { userRoutes } from './http/routes/user.routes.js';
 import { webhookRoutes } from './http/routes/webhook.routes.js';
@@ -76,6 +77,7 @@ import type { TaxService } from './services/tax.service.js';
 import type { TeamAdminService } from './services/team-admin.service.js';
 import type { TeamMembersService } from './services/team-members.service.js';
 import type { TeamPolicyService } from './services/team-policy.js';
+import type { TeamTokenService } from './services/team-tokens.service.js';
 import type { TransferService } from './services/transfer.service.js';
 import type { UserService } from './services/user.service.js';
 import type { WebhookService } from './services/webhook.service.js';
@@ -106,6 +108,8 @@ export interface AppDeps {
   teamPolicies: TeamPolicyService;
   /** The team admin overview (seats, storage, 7-day bytes, 30 days of activity). */
   teamAdmin: TeamAdminService;
+  /** Team tokens, made by a team's manager. */
+  teamTokens: TeamTokenService;
   /** The signed-in user's address book and contact groups. */
   contacts: ContactsService;
   sales: SalesService;
@@ -240,6 +244,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(userRoutes(deps.users));
   await app.register(teamMembersRoutes(deps.teamMembers, publicOrigin));
   await app.register(teamPolicyRoutes(deps.teamPolicies, deps.auth, deps.teamAdmin));
+  await app.register(teamTokenRoutes(deps.teamTokens));
   await app.register(contactsRoutes(deps.contacts));
   await app.register(salesRoutes(deps.sales));
   await app.register(invoiceRoutes(deps.invoices, deps.taxes));

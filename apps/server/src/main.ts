@@ -93,6 +93,7 @@ import { TaxService } from './services/tax.service.js';
 import { TeamAdminService } from './services/team-admin.service.js';
 import { TeamMembersService } from './services/team-members.service.js';
 import { TeamPolicyService } from './services/team-policy.js';
+import { TeamTokenService } from './services/team-tokens.service.js';
 import { TransferService } from './services/transfer.service.js';
 import { permissionsOf, UserService } from './services/user.service.js';
 import { WEBHOOKS_TICK, WebhookService } from './services/webhook.service.js';
@@ -543,6 +544,8 @@ export async function createFerry(
     });
     await jobs.schedule(PURGE_SECURITY_LOG, '41 3 * * *'); // daily, once across all instances
     await jobs.schedule(MAINTENANCE_TICK, config.notifications.maintenanceCron);
+    const teamTokens = new TeamTokenService(accounts);
+    teamTokens.recordSecurity(securityLog);
     const webhooks = new WebhookService(
       new PgWebhookRepository(database.pool),
       { allowPrivate: config.webhookAllowPrivate, now: options.webhookNow },
@@ -660,6 +663,7 @@ export async function createFerry(
       ),
       teamPolicies,
       teamAdmin: new TeamAdminService(accounts, new PgTeamRepository(database.pool), repo, options.now),
+      teamTokens,
       contacts,
       receive,
       receiveRequests,

@@ -69,6 +69,9 @@ export interface ApiTokenRecord {
   name: string;
   prefix: string;
   scopes: ApiTokenScope[];
+  /** A team token (made by the manager for the team; `userId` is the manager). */
+  team: boolean;
+  createdBy: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -82,8 +85,8 @@ const USER = `id, email, email_verified_at AS "emailVerifiedAt", password_hash A
   cardinality(recovery_codes) AS "recoveryCodesLeft", sign_in_generation AS "signInGeneration", limit_settings AS "limitSettings", settings`;
 const SESSION = `id, user_id AS "userId", device_id AS "deviceId", user_agent AS "userAgent", ip, provider,
   created_at AS "createdAt", last_used_at AS "lastUsedAt", expires_at AS "expiresAt", revoked_at AS "revokedAt"`;
-const TOKEN = `id, user_id AS "userId", name, prefix, scopes, created_at AS "createdAt", last_used_at AS "lastUsedAt",
-  revoked_at AS "revokedAt"`;
+const TOKEN = `id, user_id AS "userId", name, prefix, scopes, team, created_by AS "createdBy",
+  created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`;
 
 /** Users, their sessions, API tokens and one-time links; every change is one conditional statement. */
 export class PgAccountRepository {
@@ -409,19 +412,33 @@ export class PgAccountRepository {
     prefix: string;
     tokenHash: string;
     scopes: readonly ApiTokenScope[];
+    /** A team token, and who made it. */
+    team?: boolean;
+    createdBy?: string;
   }) {
     const { rows } = await this.db.query<ApiTokenRecord>(
-      `INSERT INTO api_tokens (id, user_id, name, prefix, token_hash, scopes) VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO api_tokens (id, user_id, name, prefix, token_hash, scopes, team, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        RETURNING ${TOKEN}`,
-      [token.id, token.userId, token.name, token.prefix, token.tokenHash, token.scopes],
+      [
+        token.id,
+        token.userId,
+        token.name,
+        token.prefix,
+        token.tokenHash,
+        token.scopes,
+        token.team ?? false,
+        token.createdBy ?? token.userId,
+      ],
     );
     return rows[0]!;
   }
 
-  async tokens(userId: string): Promise<ApiTokenRecord[]> {
+  /** The live personal tokens of an account (`team`: its team tokens instead, for a manager). */
+  async tokens(userId: string, team = false): Promise<ApiTokenRecord[]> {
     const { rows } = await this.db.query<ApiTokenRecord>(
-      `SELECT ${TOKEN} FROM api_tokens WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at`,
-      [userId],
+      `SELECT ${TOKEN} FROM api_tokens WHERE user_id = $1 AND team = $2 AND revoked_at IS NULL ORDER BY created_at`,
+      [userId, team],
     );
     return rows;
   }
@@ -438,10 +455,10 @@ export class PgAccountRepository {
     return token ?? null;
   }
 
-  async revokeToken(userId: string, id: string): Promise<boolean> {
+  async revokeToken(userId: string, id: string, team = false): Promise<boolean> {
     const { rowCount } = await this.db.query(
-      `UPDATE api_tokens SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL`,
-      [id, userId],
+      `UPDATE api_tokens SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND team = $3 AND revoked_at IS NULL`,
+      [id, userId, team],
     );
     return rowCount === 1;
   }

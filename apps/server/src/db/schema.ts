@@ -417,6 +417,13 @@ export const apiTokens = pgTable(
       .array()
       .notNull()
       .default(sql`ARRAY['transfers:read', 'transfers:write', 'receive']::text[]`),
+    /**
+     * A team token: made by the team's manager for the team (user_id is the manager, the team's account); it is
+     * listed and revoked with the team, and the security log names it rather than the manager.
+     */
+    team: boolean('team').notNull().default(false),
+    /** Who made it (for a team token, the manager who did); null once that account is gone. */
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: ts('created_at').notNull().defaultNow(),
     lastUsedAt: ts('last_used_at'),
     revokedAt: ts('revoked_at'),

@@ -687,6 +687,20 @@ const TABLE: Record<string, Row> = {
       body: { allowedEmailDomains: [], requireSecondFactor: false, signInMethods: null },
     }),
   },
+  // Team tokens: the manager of a team plan only (NONE and PREMIUM have no team: 404); the team roles are in
+  // team-tokens.int.test.ts.
+  'GET /api/team/:teamId/tokens': {
+    expect: owner([404, 'NOT_FOUND']),
+    call: ({ target }) => ({ path: `/api/team/${target.uid}/tokens` }),
+  },
+  'POST /api/team/:teamId/tokens': {
+    expect: owner([404, 'NOT_FOUND']),
+    call: ({ target }) => ({ path: `/api/team/${target.uid}/tokens`, body: { name: 'team bot' } }),
+  },
+  'DELETE /api/team/:teamId/tokens/:id': {
+    expect: owner([404, 'NOT_FOUND']),
+    call: ({ target }) => ({ path: `/api/team/${target.uid}/tokens/none` }),
+  },
   'POST /api/auth/second-factor-setup/start': {
     expect: same([401, 'INVALID_TOKEN']),
     call: () => ({ path: '/api/auth/second-factor-setup/start', body: { setupToken: 'a.b.c' } }),

@@ -792,15 +792,8 @@ export class AuthService {
     ip: string | null = null,
   ): Promise<ApiTokenCreated> {
     notByApiToken(auth);
-    const token = `${API_TOKEN_PREFIX}${randomToken(24)}`;
-    const record = await this.repo.createToken({
-      id: randomAlphanumeric(12),
-      userId: auth.user.id,
-      name,
-      prefix: token.slice(0, API_TOKEN_PREFIX.length + 6),
-      tokenHash: sha256Hex(token),
-      scopes,
-    });
+    const { token, ...minted } = mintApiToken();
+    const record = await this.repo.createToken({ ...minted, userId: auth.user.id, name, scopes });
     await this.apiTokens.securityLog?.record({
       userId: auth.user.id,
       action: 'api-key-created',
@@ -1047,17 +1040,29 @@ export class AuthService {
 }
 
 /**
- * A personal API token acts for scripts within the account; it does not create other tokens, mint a browser
- * session (id token) or change the second factor, so a leaked token cannot outlive its own revocation.
+ * An API token acts for scripts within the account (or, a team token, the team); it does not create other tokens,
+ * mint a browser session (id token) or change the second factor, so a leaked token cannot outlive its own
+ * revocation.
  */
-function notByApiToken(auth: Authenticated): void {
+export function notByApiToken(auth: Authenticated): void {
   if (auth.tokenId)
-    throw new AppError('FORBIDDEN', 'A personal API token cannot do this: sign in in the browser.', {
+    throw new AppError('FORBIDDEN', 'An API token cannot do this: sign in in the browser.', {
       details: { reason: 'API_TOKEN_NOT_ALLOWED' },
     });
 }
 
-function tokenInfo(t: {
+/** A new `fry_` token: the secret (shown once), its id, the prefix shown to recognise it and the hash kept. */
+export function mintApiToken(): { token: string; id: string; prefix: string; tokenHash: string } {
+  const token = `${API_TOKEN_PREFIX}${randomToken(24)}`;
+  return {
+    token,
+    id: randomAlphanumeric(12),
+    prefix: token.slice(0, API_TOKEN_PREFIX.length + 6),
+    tokenHash: sha256Hex(token),
+  };
+}
+
+export function tokenInfo(t: {
   id: string;
   name: string;
   prefix: string;

@@ -26,7 +26,10 @@ export interface SecurityEvent {
   action: SecurityAction;
   /** The acting account (null: nobody signed in, e.g. a failed sign-in or a downloader). */
   actorUserId?: string | null;
-  /** The actor as shown, when it is not the account's e-mail: an API token's name, a typed address. */
+  /**
+   * The actor as shown, when it is not the account's e-mail: an API token's name, a typed address. A team token's
+   * name is found from `tokenId` (a team token acts as the manager's account but is not the manager).
+   */
   actorLabel?: string | null;
   tokenId?: string | null;
   ip?: string | null;
@@ -51,7 +54,9 @@ export class PgSecurityLog implements SecurityLog {
   async record(event: SecurityEvent, db: Queryable = this.pool): Promise<void> {
     await db.query(
       `INSERT INTO security_log (team_id, actor_user_id, actor_label, token_id, action, ip, user_agent, target, details)
-       SELECT coalesce(u.manager_id, u.id), $2, coalesce($3, a.email), $4, $5, $6, $7, $8, $9
+       SELECT coalesce(u.manager_id, u.id), $2,
+              coalesce($3, (SELECT tk.name FROM api_tokens tk WHERE tk.id = $4 AND tk.team), a.email),
+              $4, $5, $6, $7, $8, $9
          FROM users u LEFT JOIN users a ON a.id = $2
         WHERE u.id = $1`,
       [

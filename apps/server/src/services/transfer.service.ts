@@ -49,6 +49,8 @@ export interface Actor {
   recordedAs?: string;
   /** The signed-in user's (verified) address. */
   email?: string;
+  /** The API token the call came with (the security log names a team token rather than its account). */
+  tokenId?: string | null;
   /** The account's own limit settings (PUT /transfer/limits/{id}/by-user). */
   forcedFileValidityInDays?: number | null;
   forcedRegion?: string | null;
@@ -337,6 +339,7 @@ export class TransferService {
         userId: actor.userId,
         action: 'transfer-created',
         actorUserId: actor.userId,
+        tokenId: actor.tokenId ?? null,
         ip: actor.ip ?? null,
         target: id,
         details: { type: transfer.type, files: files.length, bytes: totalSize },

@@ -41,6 +41,7 @@ export const transferRoutes =
       userId: r.auth?.user.id ?? null,
       plan: r.auth?.planType ?? 'NONE',
       email: r.auth?.user.email,
+      tokenId: r.auth?.tokenId ?? null,
       forcedFileValidityInDays: r.auth?.user.limitSettings.forcedFileValidityInDays ?? null,
       forcedRegion: r.auth?.user.limitSettings.forcedRegion ?? null,
       notificationDefaults: r.auth ? notificationDefaults(r.auth.user) : undefined,

@@ -9,6 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckIcon, CopyIcon } from '../../components/icons';
+import { LabelledField } from '../../components/labelled-field';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { ApiError } from '../../lib/api';
 import { createApiToken, listApiTokens, revokeApiToken } from '../../lib/auth-api';
@@ -87,20 +88,45 @@ export function IntegrationsPage() {
   );
 }
 
+/** Where a token list comes from: the account's personal tokens, or a team's (made by its manager). */
+export interface TokenSource {
+  /** Tells lists apart in the query cache. */
+  key: string;
+  list: () => Promise<ApiTokenInfo[]>;
+  create: (request: ApiTokenCreateRequest) => Promise<ApiTokenCreated>;
+  revoke: (id: string) => Promise<void>;
+  /** Title and introduction of the section, and the text of an empty list. */
+  titleKey: string;
+  introKey: string;
+  emptyKey: string;
+  testId: string;
+}
+
+export const PERSONAL_TOKENS: TokenSource = {
+  key: 'tokens',
+  list: listApiTokens,
+  create: createApiToken,
+  revoke: revokeApiToken,
+  titleKey: 'account:tokens_title',
+  introKey: 'account:tokens_intro',
+  emptyKey: 'account:tokens_empty',
+  testId: 'tokens-section',
+};
+
 /**
- * Personal API tokens (`Authorization: Bearer fry_…`, the CLI's
- * `ferry login --token`): create one with a name (the token is shown once), see when each was last used,
- * revoke.
+ * API tokens (`Authorization: Bearer fry_…`, the CLI's `--api-key` or `ferry login --token`): create one with a
+ * name and scopes (the token is shown once), see when each was last used, revoke. Personal tokens by default; a
+ * team's tokens with the team's source.
  */
-export function ApiTokensSection() {
+export function ApiTokensSection({ source = PERSONAL_TOKENS }: { source?: TokenSource }) {
   const { t, i18n } = useTranslation();
   const auth = useAuth();
   const toast = useToast();
   const describe = useDescribeError();
   const queryClient = useQueryClient();
   const id = useId();
-  const queryKey = [ACCOUNT_QUERY_KEY, auth.user?.uid ?? '', 'tokens'];
-  const tokens = useQuery({ queryKey, queryFn: listApiTokens });
+  const queryKey = [ACCOUNT_QUERY_KEY, auth.user?.uid ?? '', source.key];
+  const tokens = useQuery({ queryKey, queryFn: source.list });
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
   const [scopes, setScopes] = useState<ApiTokenScope[]>([...DEFAULT_API_TOKEN_SCOPES]);
@@ -114,7 +140,7 @@ export function ApiTokensSection() {
   };
 
   const create = useMutation({
-    mutationFn: createApiToken,
+    mutationFn: source.create,
     onSuccess: (token) => {
       setCreated(token);
       setName('');
@@ -125,7 +151,7 @@ export function ApiTokensSection() {
   });
 
   const revoke = useMutation({
-    mutationFn: (token: ApiTokenInfo) => revokeApiToken(token.id),
+    mutationFn: (token: ApiTokenInfo) => source.revoke(token.id),
     onSuccess: (_, token) => {
       toast.show(t('account:token_revoked', { name: token.name }), 'success');
       if (created?.id === token.id) setCreated(null);
@@ -159,11 +185,11 @@ export function ApiTokensSection() {
   };
 
   return (
-    <section aria-labelledby={`${id}-title`} data-testid="tokens-section">
+    <section aria-labelledby={`${id}-title`} data-testid={source.testId}>
       <h2 className="section-title" id={`${id}-title`}>
-        {t('account:tokens_title')}
+        {t(source.titleKey)}
       </h2>
-      <p className="muted">{t('account:tokens_intro')}</p>
+      <p className="muted">{t(source.introKey)}</p>
       {created && (
         <CreatedToken
           created={created}
@@ -176,27 +202,21 @@ export function ApiTokensSection() {
         />
       )}
       <form className="token-form" noValidate onSubmit={onSubmit} data-testid="token-form">
-        <div className="field">
-          <label htmlFor={`${id}-name`}>{t('account:token_name_label')}</label>
-          <input
-            ref={nameInput}
-            id={`${id}-name`}
-            type="text"
-            maxLength={200}
-            autoComplete="off"
-            value={name}
-            placeholder={t('account:token_name_placeholder')}
-            aria-invalid={nameError ? true : undefined}
-            aria-describedby={nameError ? `${id}-name-error` : undefined}
-            onChange={(event) => setName(event.target.value)}
-            data-testid="token-name"
-          />
-          {nameError && (
-            <p className="field-error" id={`${id}-name-error`}>
-              {nameError}
-            </p>
+        <LabelledField label={t('account:token_name_label')} error={nameError}>
+          {(field) => (
+            <input
+              {...field}
+              ref={nameInput}
+              type="text"
+              maxLength={200}
+              autoComplete="off"
+              value={name}
+              placeholder={t('account:token_name_placeholder')}
+              onChange={(event) => setName(event.target.value)}
+              data-testid="token-name"
+            />
           )}
-        </div>
+        </LabelledField>
         <ScopePicker value={scopes} onChange={setScopes} error={scopesError} />
         <button
           type="submit"
@@ -227,11 +247,11 @@ export function ApiTokensSection() {
       )}
       {tokens.data?.length === 0 && (
         <p className="muted" data-testid="tokens-empty">
-          {t('account:tokens_empty')}
+          {t(source.emptyKey)}
         </p>
       )}
       {tokens.data && tokens.data.length > 0 && (
-        <ul className="item-list" aria-label={t('account:tokens_title')} data-testid="token-list">
+        <ul className="item-list" aria-label={t(source.titleKey)} data-testid="token-list">
           {tokens.data.map((token) => (
             <li key={token.id} className="item-row" data-testid="token-row" data-token-id={token.id}>
               <div className="item-main">

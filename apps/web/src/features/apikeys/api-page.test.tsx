@@ -116,4 +116,63 @@ describe('/dashboard/admin/api', () => {
     expect(api.to('DELETE /api/user/webhooks/wh_1')).toHaveLength(1);
     expect(byTestId(root, 'webhooks-empty')).toBeTruthy();
   });
+
+  it("gives a team's manager the team's tokens: created with scopes, shown once, revoked", async () => {
+    const api = mockApi({
+      'GET /api/auth/me': () => json(signedInState({ planType: 'TEAM' })),
+      'GET /api/auth/tokens': () => json([]),
+      'GET /api/user/webhooks': () => json([]),
+      'GET /api/team/u_1/tokens': [
+        () => json([]),
+        () => json([apiToken({ id: 'tt_1', name: 'Nightly export', scopes: ['transfers:read'] })]),
+        () => json([]),
+      ],
+      'POST /api/team/u_1/tokens': () =>
+        json(
+          {
+            ...apiToken({ id: 'tt_1', name: 'Nightly export', scopes: ['transfers:read'] }),
+            token: 'fry_team_secret_shown_once',
+          },
+          201,
+        ),
+      'DELETE /api/team/u_1/tokens/tt_1': () => noContent(),
+    });
+    const root = await open();
+    const team = byTestId(root, 'team-tokens-section');
+    expect(team.textContent).toContain('Team tokens');
+    expect(byTestId(team, 'tokens-empty').textContent).toBe('The team has no tokens yet.');
+    await typeInto(byTestId(team, 'token-name'), 'Nightly export');
+    // Only reading: untick the other default scopes.
+    for (const scope of ['transfers:write', 'receive']) await click(byTestId(team, `token-scope-${scope}`));
+    await click(byTestId(team, 'token-create'));
+    await settle();
+    expect(api.to('POST /api/team/u_1/tokens')[0]?.body).toEqual({
+      name: 'Nightly export',
+      scopes: ['transfers:read'],
+    });
+    expect(api.to('POST /api/auth/tokens')).toHaveLength(0);
+    expect(byTestId(team, 'token-created-panel').textContent).toContain('Nightly export');
+    expect(team.innerHTML).toContain('fry_team_secret_shown_once');
+    await click(byTestId(team, 'token-revoke'));
+    await settle();
+    expect(api.to('DELETE /api/team/u_1/tokens/tt_1')).toHaveLength(1);
+    expect(team.innerHTML).not.toContain('fry_team_secret_shown_once');
+  });
+
+  it('shows no team tokens to a member or to an account without a team', async () => {
+    for (const state of [
+      signedInState({ planType: 'TEAM', managerId: 'm_1' }),
+      signedInState({ planType: 'PREMIUM' }),
+    ]) {
+      mockApi({
+        'GET /api/auth/me': () => json(state),
+        'GET /api/auth/tokens': () => json([]),
+        'GET /api/user/webhooks': () => json([]),
+      });
+      const root = await open();
+      expect(byTestId(root, 'tokens-section')).toBeTruthy();
+      expect(root.querySelector('[data-testid="team-tokens-section"]')).toBeNull();
+      await view.unmount();
+    }
+  });
 });

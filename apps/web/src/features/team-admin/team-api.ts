@@ -1,4 +1,7 @@
 import {
+  ApiTokenCreated,
+  type ApiTokenCreateRequest,
+  ApiTokenInfo,
   type TeamAuthPolicy,
   TeamAuthPolicyResponse,
   TeamOverview,
@@ -51,4 +54,26 @@ export function putTeamAuthPolicy(teamId: string, policy: TeamAuthPolicy): Promi
 /** GET /team/{teamId}/overview: seats, storage, 7-day bytes and 30 days of activity (/dashboard/admin). */
 export function getTeamOverview(teamId: string, signal?: AbortSignal): Promise<TeamOverview> {
   return apiRequest(`/team/${encodeURIComponent(teamId)}/overview`, { schema: TeamOverview, signal });
+}
+
+const TeamTokenList = ApiTokenInfo.array();
+
+/** GET /team/{teamId}/tokens: the team's tokens (its manager only). */
+export function listTeamTokens(teamId: string): Promise<ApiTokenInfo[]> {
+  return apiRequest(`/team/${encodeURIComponent(teamId)}/tokens`, { schema: TeamTokenList });
+}
+
+/** POST /team/{teamId}/tokens: the token itself is in this answer only. */
+export function createTeamToken(teamId: string, request: ApiTokenCreateRequest): Promise<ApiTokenCreated> {
+  return apiRequest(`/team/${encodeURIComponent(teamId)}/tokens`, {
+    method: 'POST',
+    body: request,
+    schema: ApiTokenCreated,
+  });
+}
+
+export async function revokeTeamToken(teamId: string, id: string): Promise<void> {
+  await apiRequest(`/team/${encodeURIComponent(teamId)}/tokens/${encodeURIComponent(id)}`, {
+    method: 'DELETE',
+  });
 }
