@@ -180,6 +180,82 @@ describe("members are held to each flag of the team's uploader settings on the s
       expect(own.status, JSON.stringify(own.body)).toBe(201);
     });
 
+  // The receive side (requests; inboxes share the same check, services/receive-owner.ts).
+  const receiveCases: Array<{
+    flag: keyof UploaderSettings;
+    settings: Partial<UploaderSettings>;
+    refused: Record<string, unknown>;
+    allowed: Record<string, unknown>;
+  }> = [
+    {
+      flag: 'allowInboxS1',
+      settings: { allowInboxS1: false, allowInboxS2: true },
+      refused: { linkMode: 'S1', recipients: ['r@policy.example'] },
+      allowed: { linkMode: 'S2' },
+    },
+    {
+      flag: 'allowInboxS2',
+      settings: { allowInboxS1: true, allowInboxS2: false },
+      refused: { linkMode: 'S2' },
+      allowed: { linkMode: 'S1', recipients: ['r@policy.example'] },
+    },
+    {
+      flag: 'receivePasswordOpt',
+      settings: { receivePasswordOpt: false },
+      refused: { password: 'Pw-123456' },
+      allowed: {},
+    },
+    {
+      flag: 'receiveRequirePassword',
+      settings: { receiveRequirePassword: true },
+      refused: {},
+      allowed: { password: 'Pw-123456' },
+    },
+    {
+      flag: 'receiveNotificationOpt',
+      settings: { receiveNotificationOpt: false },
+      refused: { uploadNotification: false },
+      allowed: { uploadNotification: true },
+    },
+    {
+      flag: 'receiveAllowCustomization',
+      settings: { receiveAllowCustomization: false },
+      refused: { customization: { backgroundColor: '#112233' } },
+      allowed: {},
+    },
+    {
+      flag: 'receiveAllowedExtensions',
+      settings: { receiveAllowedExtensions: ['pdf'] },
+      refused: { allowedExtensions: ['pdf', 'exe'] },
+      allowed: { allowedExtensions: ['pdf'] },
+    },
+    {
+      flag: 'receiveAvailabilityOpt',
+      settings: { receiveAvailabilityOpt: false },
+      refused: { expiresInDays: 3 },
+      allowed: {},
+    },
+  ];
+  const createRequest = (who: Account, body: Record<string, unknown>) =>
+    api(ferry.baseUrl, '/api/receive/requests', {
+      method: 'POST',
+      headers: who.bearer,
+      json: { linkMode: 'S2', ...body },
+    });
+  for (const c of receiveCases)
+    it(`${c.flag}: a member's request is refused, and allowed within the rule`, async () => {
+      const settings = { ...base, allowInboxS1: true, allowInboxS2: true, ...c.settings };
+      expect((await putSettings(manager, settings)).status).toBe(200);
+      const refused = await createRequest(plain, c.refused);
+      expect(refused.status, JSON.stringify(refused.body)).toBeGreaterThanOrEqual(400);
+      expect(refused.status).toBeLessThan(500);
+      expect(refused.body.details?.setting, JSON.stringify(refused.body)).toBe(
+        c.flag === 'receiveRequirePassword' ? 'receiveRequirePassword' : c.flag,
+      );
+      const allowed = await createRequest(plain, c.allowed);
+      expect(allowed.status, JSON.stringify(allowed.body)).toBe(201);
+    });
+
   it("notificationOpt: a member's mail choices give way to the account's defaults", async () => {
     const confirmation = async (who: Account) => {
       const created = await createTransfer(who, { downloadConfirmation: true, summary: true });

@@ -73,6 +73,7 @@ export class InboxService {
       customization: request.customization !== undefined && Object.keys(request.customization).length > 0,
       uploadNotificationOff: request.uploadNotification === false,
       allowedExtensions: request.allowedExtensions,
+      availability: request.fileValidityDays !== undefined,
     });
     checkQuestions(request.fields);
     this.checkLimits(owner, request.maxUploadBytes, request.fileValidityDays);
@@ -121,6 +122,8 @@ export class InboxService {
       customization: patch.customization !== undefined && Object.keys(patch.customization).length > 0,
       uploadNotificationOff: patch.uploadNotification === false,
       allowedExtensions: patch.allowedExtensions,
+      // Back to the default (null) is always allowed.
+      availability: patch.fileValidityDays !== undefined && patch.fileValidityDays !== null,
     });
     // Switching an inbox on again needs its kind to be allowed (a manager may have turned it off since).
     if (patch.enabled === true && !inbox.enabled)

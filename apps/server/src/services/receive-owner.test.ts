@@ -68,6 +68,13 @@ describe('receive rules of the owner’s settings', () => {
       ),
     ).toMatchObject({ setting: 'receiveNotificationOpt' });
     expect(
+      refusal(() => checkPointSettings(settings({ receiveAvailabilityOpt: false }), { availability: true })),
+    ).toEqual({ code: 'FORBIDDEN', setting: 'receiveAvailabilityOpt' });
+    // The default availability is always allowed.
+    expect(() =>
+      checkPointSettings(settings({ receiveAvailabilityOpt: false }), { availability: false }),
+    ).not.toThrow();
+    expect(
       refusal(() =>
         checkPointSettings(settings({ receiveAllowedExtensions: ['pdf'] }), {
           allowedExtensions: ['pdf', 'exe'],

@@ -92,6 +92,8 @@ export function checkPointSettings(
     customization?: boolean;
     uploadNotificationOff?: boolean;
     allowedExtensions?: readonly string[];
+    /** A chosen availability (a request's days open, an inbox's days files are kept) rather than the default. */
+    availability?: boolean;
   },
 ): void {
   if (point.linkMode === 'S1' && !settings.allowInboxS1)
@@ -106,6 +108,11 @@ export function checkPointSettings(
     refuseSetting(
       'receiveAllowCustomization',
       'Customization of receive pages is turned off for your account.',
+    );
+  if (point.availability && !settings.receiveAvailabilityOpt)
+    refuseSetting(
+      'receiveAvailabilityOpt',
+      'Choosing how long files can be received and kept is turned off for your account: the default applies.',
     );
   if (point.uploadNotificationOff && !settings.receiveNotificationOpt)
     refuseSetting('receiveNotificationOpt', 'Upload notifications cannot be turned off for your account.');

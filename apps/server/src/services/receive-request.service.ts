@@ -63,6 +63,7 @@ export class ReceiveRequestService {
       customization: request.customization !== undefined && Object.keys(request.customization).length > 0,
       uploadNotificationOff: request.uploadNotification === false,
       allowedExtensions: request.allowedExtensions,
+      availability: request.expiresInDays !== undefined,
     });
     const recipients = uniqueEmails(request.recipients ?? []);
     if (request.linkMode === 'S1' && recipients.length === 0)
