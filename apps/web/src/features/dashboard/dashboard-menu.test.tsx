@@ -232,6 +232,39 @@ describe('dashboard menu (spec §2, §6)', () => {
         await view.unmount();
       }
     });
+
+    it.each([
+      ['/dashboard/admin', []],
+      ['/dashboard/admin/users', ['TRANSFER_MANAGER']],
+      ['/dashboard/admin/security-logs', ['BILLING']],
+      ['/dashboard/admin/transfers/settings', ['USER_MANAGER']],
+    ] as [string, Permission[]][])(
+      'tells a member opening %s by its address without the permission (%o) that it is not for them',
+      async (path, permissions) => {
+        const root = await open(path, member(permissions));
+        expect(root.querySelector('[data-testid="page"]')).toBeNull();
+        const page = byTestId(root, 'page-no-access');
+        expect(page.querySelector('h1')?.textContent).toBe('You do not have access to this page');
+        expect(page.querySelector('a')?.getAttribute('href')).toBe('/dashboard');
+        // The menu stays, to go elsewhere.
+        expect(byTestId(root, 'menu-inboxes').getAttribute('href')).toBe('/dashboard/admin/inboxes');
+      },
+    );
+
+    it('tells a user without a team the same on an administration page', async () => {
+      const root = await open('/dashboard/admin/users', { planType: 'PREMIUM' });
+      expect(byTestId(root, 'page-no-access')).toBeTruthy();
+      expect(root.querySelector('[data-testid="menu-section-admin"]')).toBeNull();
+    });
+
+    it('shows the page again once the member may use it (a new page, the same layout)', async () => {
+      const root = await open('/dashboard/admin/users', member(['USER_MANAGER']));
+      expect(byTestId(root, 'page').textContent).toBe('other');
+      await go('/dashboard/admin/transfers/settings');
+      expect(byTestId(root, 'page-no-access')).toBeTruthy();
+      await go('/dashboard/admin/api');
+      expect(byTestId(root, 'page').textContent).toBe('other');
+    });
   });
 
   describe('on a phone', () => {
