@@ -1,4 +1,5 @@
-import type { PlanType } from '../enums.js';
+import type { AuthState } from '../api/auth.js';
+import type { Permission, PlanType } from '../enums.js';
 
 /** The two groups of the dashboard menu (spec §2): the user's own pages, and the team's administration. */
 export type DashboardMenuSection = 'main' | 'admin';
@@ -7,6 +8,20 @@ export type DashboardMenuSection = 'main' | 'admin';
 export interface MenuViewer {
   planType: PlanType;
   managerId: string | null;
+  /**
+   * The team permissions of the auth state's `authorization` (spec §3, §6), as the server resolved them; they
+   * count for a managed member only (a team's manager may do everything, a user without a team nothing).
+   */
+  permissions: readonly Permission[];
+}
+
+/** The viewer of an auth state (spec §3): plan, manager and the authorization's permissions. */
+export function menuViewerOf(state: Pick<AuthState, 'planType' | 'managerId' | 'authorization'>): MenuViewer {
+  return {
+    planType: state.planType,
+    managerId: state.managerId,
+    permissions: state.authorization.permissions,
+  };
 }
 
 /** Spec §2: the dashboard menu starts expanded on these paths. */
@@ -28,6 +43,39 @@ export const TEAM_FEATURE_PATHS = [
 /** Spec §6: a user on a team or enterprise plan, or with a manager. */
 export function hasTeamFeatures(viewer: MenuViewer): boolean {
   return viewer.planType === 'TEAM' || viewer.planType === 'ENTERPRISE' || viewer.managerId !== null;
+}
+
+/** A team's manager: team features (a team or enterprise plan) and no manager of their own. */
+export function isTeamManager(viewer: MenuViewer): boolean {
+  return viewer.managerId === null && hasTeamFeatures(viewer);
+}
+
+/**
+ * Who may use each team administration page, as the server decides it: the team's manager, or a managed member
+ * holding one of these permissions. Paths not listed (customization, admin inboxes, admin api) are for everyone
+ * signed in: each shows the user's own things, and keeps its team-wide parts for the manager. BILLING opens no
+ * admin page (billing lives under /account/subscriptions and /account/invoices).
+ */
+export const ADMIN_PAGE_PERMISSIONS: Readonly<Record<string, readonly Permission[]>> = {
+  '/dashboard/admin': ['TRANSFER_MANAGER', 'USER_MANAGER'],
+  '/dashboard/admin/transfers': ['TRANSFER_MANAGER'],
+  '/dashboard/admin/transfers/settings': ['TRANSFER_MANAGER'],
+  '/dashboard/admin/security-logs': ['USER_MANAGER'],
+  '/dashboard/admin/users': ['USER_MANAGER'],
+  '/dashboard/admin/user-groups': ['USER_MANAGER'],
+  '/dashboard/admin/authentication': ['USER_MANAGER'],
+};
+
+/**
+ * Whether `viewer` may use the dashboard page at `pathname` (spec §6, as the server enforces it): a team
+ * administration page of ADMIN_PAGE_PERMISSIONS needs the team's manager or a member with one of its
+ * permissions; every other page is open to anyone signed in.
+ */
+export function mayUseDashboardPage(pathname: string, viewer: MenuViewer): boolean {
+  const required = ADMIN_PAGE_PERMISSIONS[normalizeMenuPath(pathname)];
+  if (!required) return true;
+  if (isTeamManager(viewer)) return true;
+  return viewer.managerId !== null && required.some((permission) => viewer.permissions.includes(permission));
 }
 
 /**
@@ -120,16 +168,18 @@ const ADMIN_ITEMS: readonly DashboardMenuItem[] = [
 /**
  * The dashboard menu of spec §2 for one user: the main menu, plus customization, inboxes and api there for a
  * user without team features (§6); the admin menu (the spec's admin routes, with those three and
- * authentication) only for a user with team features.
+ * authentication) only for a user with team features, each administration page only for whoever may use it
+ * (mayUseDashboardPage: the manager, or a member with its permission).
  */
 export function dashboardMenu(viewer: MenuViewer): DashboardMenu {
   if (!hasTeamFeatures(viewer)) return { main: [...MAIN_ITEMS, ...TEAM_FEATURE_ITEMS], admin: [] };
+  const admin: DashboardMenuItem[] = [
+    ...ADMIN_ITEMS,
+    ...TEAM_FEATURE_ITEMS,
+    { id: 'authentication', path: '/dashboard/admin/authentication' },
+  ];
   return {
     main: [...MAIN_ITEMS],
-    admin: [
-      ...ADMIN_ITEMS,
-      ...TEAM_FEATURE_ITEMS,
-      { id: 'authentication', path: '/dashboard/admin/authentication' },
-    ],
+    admin: admin.filter((item) => mayUseDashboardPage(item.path, viewer)),
   };
 }

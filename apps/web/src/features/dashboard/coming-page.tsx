@@ -1,28 +1,7 @@
-import { isWebRoute, normalizeMenuPath } from '@ferry/core';
+import { isWebRoute } from '@ferry/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { PRODUCT_NAME } from '../../lib/config';
-import { DASHBOARD_ELSEWHERE } from './dashboard-pages';
-
-/** `/dashboard/admin/api`: personal API tokens are managed under Account → Integrations; say so and lead there. */
-function ApiElsewhere({ to }: { to: string }) {
-  const { t } = useTranslation();
-  const title = t('account:dashboard.menu_api');
-  return (
-    <section className="panel dashboard-card" aria-labelledby="api-title" data-testid="page-dashboard-api">
-      <title>{`${title} · ${PRODUCT_NAME}`}</title>
-      <h1 id="api-title" className="panel-title">
-        {title}
-      </h1>
-      <p className="muted">{t('account:dashboard.api_elsewhere')}</p>
-      <p>
-        <Link to={to} className="button button-primary" data-testid="api-integrations-link">
-          {t('account:nav_integrations')}
-        </Link>
-      </p>
-    </section>
-  );
-}
 
 /**
  * `/dashboard/*` without a page: a spec route that is not built yet says so; any other path is not found.
@@ -31,8 +10,6 @@ function ApiElsewhere({ to }: { to: string }) {
 export function ComingPage() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const elsewhere = DASHBOARD_ELSEWHERE[normalizeMenuPath(pathname)];
-  if (elsewhere) return <ApiElsewhere to={elsewhere} />;
   // A spec route of core's table (the router sends only those not built yet here); any other is not found.
   const known = isWebRoute(pathname);
   const title = known ? t('account:dashboard.coming_title') : t('common:not_found_title');

@@ -1,14 +1,13 @@
-import type { AuthState } from '@ferry/core';
+import type { AuthState, Permission } from '@ferry/core';
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json, mockApi } from '../../test/api-mock';
 import { signedInState } from '../../test/fixtures';
 import { byTestId, click, type Rendered, render, settle } from '../../test/render';
 import { userProfile } from '../account/profile.fixture';
-import { ComingPage } from './coming-page';
 import { appHarness, type FakeScreen, fakeScreen } from './dashboard.fixture';
 import { DashboardLayout } from './dashboard-layout';
-import { DASHBOARD_ELSEWHERE, DASHBOARD_PAGES } from './dashboard-pages';
+import { DASHBOARD_PAGES } from './dashboard-pages';
 
 const routes = [
   {
@@ -16,7 +15,6 @@ const routes = [
     element: <DashboardLayout />,
     children: [
       { index: true, element: <p data-testid="page">overview</p> },
-      { path: 'admin/api', element: <ComingPage /> },
       { path: '*', element: <p data-testid="page">other</p> },
     ],
   },
@@ -73,8 +71,8 @@ describe('dashboard menu (spec §2, §6)', () => {
       'API',
     ]);
     expect(byTestId(root, 'menu-inboxes').getAttribute('href')).toBe('/dashboard/admin/inboxes');
-    // Personal API tokens work today, under Account → Integrations: "API" leads there, not to "Soon".
-    expect(byTestId(root, 'menu-api').getAttribute('href')).toBe('/account/integrations');
+    // The API page (tokens and webhooks) is built: "API" leads to it.
+    expect(byTestId(root, 'menu-api').getAttribute('href')).toBe('/dashboard/admin/api');
     expect(byTestId(root, 'menu-overview').getAttribute('aria-current')).toBe('page');
     expect(byTestId(root, 'menu-settings').getAttribute('href')).toBe('/dashboard/settings');
   });
@@ -83,8 +81,7 @@ describe('dashboard menu (spec §2, §6)', () => {
     const root = await open('/dashboard', { planType: 'TEAM' });
     const links = [...byTestId(root, 'dashboard-menu').querySelectorAll('a')];
     expect(links.length).toBeGreaterThan(0);
-    const targets = new Set([...DASHBOARD_PAGES, ...Object.values(DASHBOARD_ELSEWHERE)]);
-    for (const link of links) expect(targets.has(link.getAttribute('href') ?? '')).toBe(true);
+    for (const link of links) expect(DASHBOARD_PAGES.has(link.getAttribute('href') ?? '')).toBe(true);
     expect(byTestId(root, 'menu-transfers').getAttribute('href')).toBe('/dashboard/transfers');
     expect(byTestId(root, 'menu-address_book').getAttribute('href')).toBe('/dashboard/address-book');
     expect(byTestId(root, 'menu-customization').tagName).toBe('SPAN');
@@ -118,8 +115,8 @@ describe('dashboard menu (spec §2, §6)', () => {
     expect(expanded(root, 'admin')).toBe('true');
     expect(listOf(root, 'admin').textContent).toContain('API');
     expect(listOf(root, 'main').textContent).not.toContain('API');
-    expect(byTestId(root, 'page-dashboard-api').textContent).toContain('under Account → Integrations');
-    expect(byTestId(root, 'api-integrations-link').getAttribute('href')).toBe('/account/integrations');
+    expect(byTestId(root, 'menu-api').getAttribute('href')).toBe('/dashboard/admin/api');
+    expect(byTestId(root, 'page').textContent).toBe('other');
   });
 
   it('keeps a free user’s customization in the main menu, expanded', async () => {
@@ -139,6 +136,135 @@ describe('dashboard menu (spec §2, §6)', () => {
     expect(expanded(root, 'main')).toBe('true');
     expect(expanded(root, 'admin')).toBe('false');
     expect(byTestId(root, 'menu-settings').getAttribute('aria-current')).toBe('page');
+  });
+
+  describe('by permission (spec §6, as the server allows each page)', () => {
+    const member = (permissions: Permission[]): Partial<AuthState> => ({
+      planType: 'TEAM',
+      managerId: 'u_boss',
+      authorization: { managerId: 'u_boss', permissions },
+    });
+    const adminIds = (root: HTMLElement) =>
+      [...listOf(root, 'admin').querySelectorAll('[data-testid^="menu-"]')].map((e) =>
+        e.getAttribute('data-testid'),
+      );
+    /** The pages that are built show as links, never with a "Soon" badge. */
+    const expectBuiltAsLinks = (root: HTMLElement) => {
+      for (const entry of listOf(root, 'admin').querySelectorAll('[data-testid^="menu-"]')) {
+        const built = entry.tagName === 'A';
+        if (built) expect(entry.querySelector('.badge'), entry.textContent ?? '').toBeNull();
+        else expect(entry.textContent).toContain('Soon');
+      }
+      for (const id of [
+        'menu-admin_overview',
+        'menu-admin_transfer_settings',
+        'menu-security_logs',
+        'menu-users',
+        'menu-user_groups',
+        'menu-authentication',
+        'menu-inboxes',
+        'menu-api',
+      ]) {
+        const entry = root.querySelector(`[data-testid="${id}"]`);
+        if (entry) expect(entry.tagName, id).toBe('A');
+      }
+    };
+
+    it('gives the manager every administration page, the built ones as links', async () => {
+      const root = await open('/dashboard/admin', { planType: 'TEAM' });
+      expect(adminIds(root)).toEqual([
+        'menu-admin_overview',
+        'menu-admin_transfers',
+        'menu-admin_transfer_settings',
+        'menu-security_logs',
+        'menu-users',
+        'menu-user_groups',
+        'menu-customization',
+        'menu-inboxes',
+        'menu-api',
+        'menu-authentication',
+      ]);
+      expectBuiltAsLinks(root);
+      expect(byTestId(root, 'menu-admin_overview').getAttribute('href')).toBe('/dashboard/admin');
+      expect(byTestId(root, 'menu-users').getAttribute('href')).toBe('/dashboard/admin/users');
+      expect(byTestId(root, 'menu-authentication').getAttribute('href')).toBe(
+        '/dashboard/admin/authentication',
+      );
+      expect(byTestId(root, 'page').textContent).toBe('other');
+    });
+
+    it('gives a TRANSFER_MANAGER member the overview and the transfer pages', async () => {
+      const root = await open('/dashboard/admin/transfers/settings', member(['TRANSFER_MANAGER']));
+      expect(adminIds(root)).toEqual([
+        'menu-admin_overview',
+        'menu-admin_transfers',
+        'menu-admin_transfer_settings',
+        'menu-customization',
+        'menu-inboxes',
+        'menu-api',
+      ]);
+      expectBuiltAsLinks(root);
+      expect(byTestId(root, 'menu-admin_transfer_settings').getAttribute('aria-current')).toBe('page');
+      expect(byTestId(root, 'page').textContent).toBe('other');
+    });
+
+    it('gives a USER_MANAGER member the overview and the people pages', async () => {
+      const root = await open('/dashboard/admin/users', member(['USER_MANAGER']));
+      expect(adminIds(root)).toEqual([
+        'menu-admin_overview',
+        'menu-security_logs',
+        'menu-users',
+        'menu-user_groups',
+        'menu-customization',
+        'menu-inboxes',
+        'menu-api',
+        'menu-authentication',
+      ]);
+      expectBuiltAsLinks(root);
+      expect(byTestId(root, 'page').textContent).toBe('other');
+    });
+
+    it('gives a member without permission (or with BILLING only) only customization, inboxes and api', async () => {
+      for (const permissions of [[], ['BILLING']] as Permission[][]) {
+        const root = await open('/dashboard/admin/inboxes', member(permissions));
+        expect(adminIds(root)).toEqual(['menu-customization', 'menu-inboxes', 'menu-api']);
+        expectBuiltAsLinks(root);
+        await view.unmount();
+      }
+    });
+
+    it.each([
+      ['/dashboard/admin', []],
+      ['/dashboard/admin/users', ['TRANSFER_MANAGER']],
+      ['/dashboard/admin/security-logs', ['BILLING']],
+      ['/dashboard/admin/transfers/settings', ['USER_MANAGER']],
+    ] as [string, Permission[]][])(
+      'tells a member opening %s by its address without the permission (%o) that it is not for them',
+      async (path, permissions) => {
+        const root = await open(path, member(permissions));
+        expect(root.querySelector('[data-testid="page"]')).toBeNull();
+        const page = byTestId(root, 'page-no-access');
+        expect(page.querySelector('h1')?.textContent).toBe('You do not have access to this page');
+        expect(page.querySelector('a')?.getAttribute('href')).toBe('/dashboard');
+        // The menu stays, to go elsewhere.
+        expect(byTestId(root, 'menu-inboxes').getAttribute('href')).toBe('/dashboard/admin/inboxes');
+      },
+    );
+
+    it('tells a user without a team the same on an administration page', async () => {
+      const root = await open('/dashboard/admin/users', { planType: 'PREMIUM' });
+      expect(byTestId(root, 'page-no-access')).toBeTruthy();
+      expect(root.querySelector('[data-testid="menu-section-admin"]')).toBeNull();
+    });
+
+    it('shows the page again once the member may use it (a new page, the same layout)', async () => {
+      const root = await open('/dashboard/admin/users', member(['USER_MANAGER']));
+      expect(byTestId(root, 'page').textContent).toBe('other');
+      await go('/dashboard/admin/transfers/settings');
+      expect(byTestId(root, 'page-no-access')).toBeTruthy();
+      await go('/dashboard/admin/api');
+      expect(byTestId(root, 'page').textContent).toBe('other');
+    });
   });
 
   describe('on a phone', () => {

@@ -4,6 +4,7 @@ import {
   type DashboardMenuSection,
   dashboardMenu,
   expandedDashboardMenu,
+  menuViewerOf,
   normalizeMenuPath,
 } from '@ferry/core';
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
@@ -69,7 +70,8 @@ function MenuEntry({ item }: { item: DashboardMenuItem }) {
 }
 
 /**
- * The dashboard menu (spec §2, §6): the main menu and, for a user with team features, the admin menu, each a
+ * The dashboard menu (spec §2, §6): the main menu and, for a user with team features, the admin menu (its
+ * administration entries only for whoever may use them: the manager, or a member with the permission), each a
  * disclosure that starts expanded by the spec's rule on each new page (expandedDashboardMenu); on phones the
  * whole menu folds behind one button that names the current page. Escape folds it back.
  */
@@ -80,7 +82,7 @@ export function DashboardMenu() {
   const mobile = useMediaQuery(MOBILE_QUERY);
   const id = useId();
   const toggle = useRef<HTMLButtonElement>(null);
-  const viewer = { planType: state.planType, managerId: state.managerId };
+  const viewer = menuViewerOf(state);
   const menu = dashboardMenu(viewer);
   const sections = (['main', 'admin'] as const).filter((section) => menu[section].length > 0);
   // Without an admin menu, its rule opens the only one there is.

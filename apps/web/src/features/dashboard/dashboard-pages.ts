@@ -1,33 +1,27 @@
-import { normalizeMenuPath } from '@ferry/core';
+import { DASHBOARD_COMING_ROUTES, normalizeMenuPath, WEB_ROUTES } from '@ferry/core';
+
+const COMING: ReadonlySet<string> = new Set(DASHBOARD_COMING_ROUTES);
 
 /**
- * The spec §2 dashboard routes that have a page in the web app. The menu and the overview link only these and
- * show the others as coming: add a route here together with its page in router.tsx.
+ * The spec §2 dashboard routes that have a page in the web app: core's WEB_ROUTES (which router.tsx serves
+ * exactly) under /dashboard, without a parameter, less DASHBOARD_COMING_ROUTES (those draw the "coming" page).
+ * The menu and the overview link only these and show the others as coming; a page added to the router and to
+ * WEB_ROUTES (and out of the coming list) appears here by itself.
  */
-export const DASHBOARD_PAGES: ReadonlySet<string> = new Set([
-  '/dashboard',
-  '/dashboard/settings',
-  '/dashboard/transfers',
-  '/dashboard/address-book',
-  '/dashboard/contact-groups',
-  '/dashboard/admin/inboxes',
-]);
-
-/**
- * Spec §2 dashboard routes whose work is done on another page: the menu entry leads there, and the route itself
- * forwards. Personal API tokens live under Account → Integrations, so "API" points there rather than "soon".
- */
-export const DASHBOARD_ELSEWHERE: Readonly<Record<string, string>> = {
-  '/dashboard/admin/api': '/account/integrations',
-};
+export const DASHBOARD_PAGES: ReadonlySet<string> = new Set(
+  WEB_ROUTES.filter(
+    (route) =>
+      (route === '/dashboard' || route.startsWith('/dashboard/')) &&
+      !route.includes(':') &&
+      !COMING.has(route),
+  ),
+);
 
 export function hasDashboardPage(path: string): boolean {
-  return DASHBOARD_PAGES.has(normalizeMenuPath(path)) || normalizeMenuPath(path) in DASHBOARD_ELSEWHERE;
+  return DASHBOARD_PAGES.has(normalizeMenuPath(path));
 }
 
-/** Where a dashboard menu path leads: its own page, the page that does its work, or null when not built yet. */
+/** Where a dashboard menu path leads: its own page, or null when not built yet. */
 export function dashboardDestination(path: string): string | null {
-  const normal = normalizeMenuPath(path);
-  if (DASHBOARD_PAGES.has(normal)) return path;
-  return DASHBOARD_ELSEWHERE[normal] ?? null;
+  return hasDashboardPage(path) ? path : null;
 }

@@ -1,4 +1,4 @@
-import { dashboardMenu, type MenuViewer } from '@ferry/core';
+import { dashboardMenu, type MenuViewer, menuViewerOf } from '@ferry/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -34,7 +34,7 @@ export function InboxPanel() {
   });
   if (uid === null || !query.data?.inboxUpload.allowed) return null;
   const inboxes = query.data.items.filter((i) => i.enabled);
-  const manage = inboxesPath({ planType: state.planType, managerId: state.managerId });
+  const manage = inboxesPath(menuViewerOf(state));
   return (
     <section className="inbox-panel" aria-labelledby="inbox-panel-title" data-testid="inbox-panel">
       <h2 id="inbox-panel-title" className="inbox-panel-title">

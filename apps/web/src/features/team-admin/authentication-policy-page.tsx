@@ -10,6 +10,7 @@ import { SettingsSwitch } from '../dashboard/settings-switch';
 import { getTeamAuthPolicy, putTeamAuthPolicy } from './team-api';
 import { teamIdOf } from './transfer-policy-page';
 import './team-admin.css';
+import { isForbidden, NoAccessNotice } from '../dashboard/no-access';
 
 /** The domains typed in the text area: one per line (or separated by commas or spaces), lower case, once each. */
 export function parseDomains(text: string): string[] {
@@ -84,11 +85,14 @@ export function AuthenticationPolicyPage() {
           {t('teamPolicies:loading')}
         </p>
       )}
-      {loaded.error && (
-        <div className="notice notice-error" role="alert" data-testid="auth-policy-load-error">
-          <p>{describe(loaded.error)}</p>
-        </div>
-      )}
+      {loaded.error &&
+        (isForbidden(loaded.error) ? (
+          <NoAccessNotice />
+        ) : (
+          <div className="notice notice-error" role="alert" data-testid="auth-policy-load-error">
+            <p>{describe(loaded.error)}</p>
+          </div>
+        ))}
       {form && (
         <form onSubmit={onSubmit} noValidate data-testid="auth-policy-form">
           <LabelledField

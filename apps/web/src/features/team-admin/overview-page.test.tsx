@@ -57,6 +57,14 @@ describe('/dashboard/admin', () => {
 
   it('says when the server refuses (a member without an admin permission)', async () => {
     const root = await open(() => coded(403, 'FORBIDDEN'));
+    await until(() => root.querySelector('[data-testid="no-access"]') !== null, 'the no-access notice');
+    expect(root.querySelector('[data-testid="no-access"]')?.textContent).toContain('Ask your team manager');
+    expect(root.querySelector('[data-testid="overview-error"]')).toBeNull();
+  });
+
+  it('shows any other failure as the error it is', async () => {
+    const root = await open(() => coded(500, 'INTERNAL'));
     await until(() => root.querySelector('[data-testid="overview-error"]') !== null, 'the error');
+    expect(root.querySelector('[data-testid="no-access"]')).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import { useAuth } from '../auth/auth-context';
 import { getTeamOverview } from './team-api';
 import { teamIdOf } from './transfer-policy-page';
 import './team-admin.css';
+import { isForbidden, NoAccessNotice } from '../dashboard/no-access';
 
 const WIDTH = 300;
 const HEIGHT = 100;
@@ -75,11 +76,14 @@ export function TeamOverviewPage() {
           {t('teamPolicies:loading')}
         </p>
       )}
-      {overview.error && (
-        <div className="notice notice-error" role="alert" data-testid="overview-error">
-          <p>{describe(overview.error)}</p>
-        </div>
-      )}
+      {overview.error &&
+        (isForbidden(overview.error) ? (
+          <NoAccessNotice />
+        ) : (
+          <div className="notice notice-error" role="alert" data-testid="overview-error">
+            <p>{describe(overview.error)}</p>
+          </div>
+        ))}
       {o && (
         <>
           <dl className="team-figures">

@@ -8,6 +8,7 @@ import { useAuth } from '../auth/auth-context';
 import { SettingsSwitch } from '../dashboard/settings-switch';
 import { ExtensionTags } from './extension-tags';
 import './team-admin.css';
+import { isForbidden, NoAccessNotice } from '../dashboard/no-access';
 import { getTeamUploaderSettings, putTeamUploaderSettings } from './team-api';
 
 type Flag = {
@@ -102,11 +103,14 @@ export function TransferPolicyPage() {
           {t('teamPolicies:loading')}
         </p>
       )}
-      {loaded.error && (
-        <div className="notice notice-error" role="alert" data-testid="policy-load-error">
-          <p>{describe(loaded.error)}</p>
-        </div>
-      )}
+      {loaded.error &&
+        (isForbidden(loaded.error) ? (
+          <NoAccessNotice />
+        ) : (
+          <div className="notice notice-error" role="alert" data-testid="policy-load-error">
+            <p>{describe(loaded.error)}</p>
+          </div>
+        ))}
       {form && (
         <form onSubmit={onSubmit} noValidate data-testid="transfer-policy-form">
           <fieldset className="settings-group">

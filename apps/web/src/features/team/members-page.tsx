@@ -14,6 +14,7 @@ import {
 } from '../../lib/team-api';
 import { ACCOUNT_QUERY_KEY, useAuth } from '../auth/auth-context';
 import './team.css';
+import { isForbidden, NoAccessNotice } from '../dashboard/no-access';
 
 /** Addresses typed in one box: separated by commas, semicolons, spaces or lines. */
 export function splitAddresses(text: string): string[] {
@@ -243,11 +244,14 @@ export function MembersPage() {
           {t('account:loading')}
         </p>
       )}
-      {query.error && (
-        <div className="notice notice-error" role="alert" data-testid="team-error">
-          <p>{describe(query.error)}</p>
-        </div>
-      )}
+      {query.error &&
+        (isForbidden(query.error) ? (
+          <NoAccessNotice />
+        ) : (
+          <div className="notice notice-error" role="alert" data-testid="team-error">
+            <p>{describe(query.error)}</p>
+          </div>
+        ))}
       {data && (
         <>
           <form className="panel dashboard-card team-invite" onSubmit={(e) => void submit(e)} noValidate>

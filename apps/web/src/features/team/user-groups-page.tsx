@@ -19,6 +19,7 @@ import {
 } from '../../lib/team-api';
 import { ACCOUNT_QUERY_KEY, useAuth } from '../auth/auth-context';
 import './team.css';
+import { isForbidden, NoAccessNotice } from '../dashboard/no-access';
 
 type Flag = {
   [K in keyof UploaderSettings]: UploaderSettings[K] extends boolean ? K : never;
@@ -159,11 +160,14 @@ export function UserGroupsPage() {
         <h1 className="panel-title">{t('team:groups_title')}</h1>
         <p className="muted">{t('team:groups_intro')}</p>
       </header>
-      {loadError && (
-        <p className="notice notice-error" role="alert">
-          {describe(loadError)}
-        </p>
-      )}
+      {loadError &&
+        (isForbidden(loadError) ? (
+          <NoAccessNotice />
+        ) : (
+          <p className="notice notice-error" role="alert">
+            {describe(loadError)}
+          </p>
+        ))}
       {error && (
         <p className="notice notice-error" role="alert" data-testid="groups-error">
           {error}
