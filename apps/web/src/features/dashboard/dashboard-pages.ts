@@ -11,6 +11,7 @@ export const DASHBOARD_PAGES: ReadonlySet<string> = new Set([
   '/dashboard/address-book',
   '/dashboard/contact-groups',
   '/dashboard/admin/inboxes',
+  '/dashboard/admin/transfers',
 ]);
 
 /**

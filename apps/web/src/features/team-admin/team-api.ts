@@ -2,6 +2,8 @@ import {
   type TeamAuthPolicy,
   TeamAuthPolicyResponse,
   TeamOverview,
+  type TeamTransferListQuery,
+  TeamTransferListResponse,
   TeamUploaderSettingsResponse,
   UploaderSettings,
 } from '@ferry/core';
@@ -51,4 +53,25 @@ export function putTeamAuthPolicy(teamId: string, policy: TeamAuthPolicy): Promi
 /** GET /team/{teamId}/overview: seats, storage, 7-day bytes and 30 days of activity (/dashboard/admin). */
 export function getTeamOverview(teamId: string, signal?: AbortSignal): Promise<TeamOverview> {
   return apiRequest(`/team/${encodeURIComponent(teamId)}/overview`, { schema: TeamOverview, signal });
+}
+
+/**
+ * GET /user/teams/{teamId}/transfers: one page of every transfer of the team's accounts, or of one `member`'s
+ * (/dashboard/admin/transfers); for the manager and transfer managers.
+ */
+export function listTeamTransfers(
+  teamId: string,
+  query: TeamTransferListQuery,
+  signal?: AbortSignal,
+): Promise<TeamTransferListResponse> {
+  const { status, limit, ...rest } = query;
+  return apiRequest(`/user/teams/${encodeURIComponent(teamId)}/transfers`, {
+    query: {
+      ...rest,
+      limit: typeof limit === 'number' ? limit : undefined,
+      status: Array.isArray(status) ? status.join(',') : status,
+    },
+    schema: TeamTransferListResponse,
+    signal,
+  });
 }
