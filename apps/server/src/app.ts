@@ -243,7 +243,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(webhookRoutes(deps.webhooks));
   await app.register(userRoutes(deps.users));
   await app.register(teamMembersRoutes(deps.teamMembers, publicOrigin));
-  await app.register(teamPolicyRoutes(deps.teamPolicies, deps.auth, deps.teamAdmin));
+  await app.register(teamPolicyRoutes(deps.teamPolicies, deps.auth, deps.teamAdmin, publicOrigin));
   await app.register(teamTokenRoutes(deps.teamTokens));
   await app.register(contactsRoutes(deps.contacts));
   await app.register(salesRoutes(deps.sales));

@@ -98,6 +98,11 @@ export const routes: RouteObject[] = [
                       },
                       // Spec §2 /dashboard/admin: the team overview.
                       { path: 'admin', ...page(() => import('./routes/dashboard-admin-overview.route')) },
+                      // Spec §2 /dashboard/admin/transfers: every transfer of the team.
+                      {
+                        path: 'admin/transfers',
+                        ...page(() => import('./routes/dashboard-admin-transfers.route')),
+                      },
                       // Spec §2 /dashboard/admin/transfers/settings: the team's uploader settings.
                       {
                         path: 'admin/transfers/settings',

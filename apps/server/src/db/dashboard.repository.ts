@@ -8,9 +8,13 @@ import { PgTransferRepository } from './transfer.repository.js';
 
 /** What the dashboard's list asks for (the service has checked and normalised it). */
 export interface TransferListFilter {
-  ownerId: string;
-  /** The user's verified address, lowercase: S1 transfers sent to it are `received`. */
-  email: string;
+  /** Whose transfers: the user alone (/dashboard/transfers), or every account of a team (its admin list). */
+  ownerIds: readonly string[];
+  /**
+   * The user's verified address, lowercase: S1 transfers sent to it are `received`. Null: only the owners' own
+   * transfers (a team's admin list has no inbox of its own).
+   */
+  email: string | null;
   direction?: TransferDirection;
   /** A case-insensitive substring, matched with ILIKE (pg_trgm indexes). */
   q?: string;
@@ -29,6 +33,7 @@ export interface TransferListFilter {
 
 export interface TransferListRow {
   id: string;
+  ownerId: string | null;
   type: TransferType;
   status: TransferStatus;
   name: string | null;
@@ -105,6 +110,17 @@ function containing(q: string): string {
 }
 
 /**
+ * `owner_id` is one of `ownerIds`: a plain equality for one owner (the keyset index of migration 0012 serves it),
+ * ANY for a team's accounts.
+ */
+function owned(ownerIds: readonly string[], table = ''): SQL {
+  const column = sql.raw(`${table}owner_id`);
+  return ownerIds.length === 1
+    ? sql`${column} = ${ownerIds[0]}`
+    : sql`${column} = ANY(${sql.param([...ownerIds])}::text[])`;
+}
+
+/**
  * The dashboard's reads (the list, a transfer's timeline rows) and its changes to one transfer, each change with
  * its events in one transaction under the transfer's row lock.
  */
@@ -123,7 +139,7 @@ export class DashboardRepository {
     const after = filter.after
       ? sql`AND (${sort.expr}, t.id) ${sql.raw(filter.dir === 'asc' ? '>' : '<')} (${sort.read(filter.after.key)}, ${filter.after.id})`
       : sql``;
-    const columns = sql`t.id, t.type, t.status, t.name, t.created_at AS "createdAt", t.expires_at AS "expiresAt",
+    const columns = sql`t.id, t.owner_id AS "ownerId", t.type, t.status, t.name, t.created_at AS "createdAt", t.expires_at AS "expiresAt",
       t.total_size AS "totalSize", t.file_count AS "fileCount", t.download_count AS "downloadCount",
       t.password_hash IS NOT NULL AS "passwordProtected", t.sender_email AS "senderEmail",
       (t.type <> 'S3' OR EXISTS (SELECT 1 FROM transfer_events ev WHERE ev.transfer_id = t.id
@@ -136,7 +152,7 @@ export class DashboardRepository {
         FROM transfers t
         WHERE ${this.sentWhere(filter)} ${after}
         ORDER BY ${sort.expr} ${dir}, t.id ${dir} LIMIT ${limit})`);
-    if (filter.direction !== 'sent')
+    if (filter.direction !== 'sent' && filter.email !== null)
       branches.push(sql`(SELECT ${columns}, 'received' AS direction, NULL::int AS "recipientCount"
         FROM transfer_recipients rr JOIN transfers t ON t.id = rr.transfer_id
         WHERE ${this.receivedWhere(filter)} ${after}
@@ -149,6 +165,7 @@ export class DashboardRepository {
       rows as unknown as Array<TransferListRow & { createdAt: Date | string; expiresAt: Date | string }>
     ).map((r) => ({
       id: r.id,
+      ownerId: r.ownerId,
       type: r.type,
       status: r.status,
       name: r.name,
@@ -172,7 +189,7 @@ export class DashboardRepository {
       sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM transfers t WHERE ${this.sentWhere(filter)} LIMIT ${cap + 1}) s`,
     );
     let total = (own[0] as { n: number }).n;
-    if (filter.direction !== 'sent') {
+    if (filter.direction !== 'sent' && filter.email !== null) {
       const { rows } = await this.db.execute(
         sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM transfer_recipients rr JOIN transfers t ON t.id = rr.transfer_id
           WHERE ${this.receivedWhere(filter)} LIMIT ${cap + 1}) s`,
@@ -194,11 +211,11 @@ export class DashboardRepository {
    * trigram indexes; null when `q` is too short for them or one of the three matches more than `cap` rows (a
    * common word: walking the owner's transfers in sort order finds a page sooner).
    */
-  async searchCandidates(ownerId: string, q: string, cap = 2000): Promise<string[] | null> {
+  async searchCandidates(ownerIds: readonly string[], q: string, cap = 2000): Promise<string[] | null> {
     if (q.length < 3) return null;
     const p = containing(q);
     const { rows } = await this.db.execute(sql`
-      SELECT 'n' AS src, id FROM (SELECT id FROM transfers WHERE owner_id = ${ownerId} AND name ILIKE ${p} LIMIT ${cap + 1}) n
+      SELECT 'n' AS src, id FROM (SELECT id FROM transfers WHERE ${owned(ownerIds)} AND name ILIKE ${p} LIMIT ${cap + 1}) n
       UNION ALL
       SELECT 'f', id FROM (SELECT transfer_id AS id FROM transfer_files WHERE name ILIKE ${p} LIMIT ${cap + 1}) f
       UNION ALL
@@ -217,14 +234,14 @@ export class DashboardRepository {
           ? sql`AND t.type = 'S3'`
           : sql``;
     if (filter.q && filter.sentCandidates)
-      return sql`t.owner_id = ${filter.ownerId} AND t.id = ANY(${sql.param(filter.sentCandidates)}::text[])
+      return sql`${owned(filter.ownerIds, 't.')} AND t.id = ANY(${sql.param(filter.sentCandidates)}::text[])
         ${side} ${this.common(filter)}`;
     const search = filter.q
       ? sql`AND (t.name ILIKE ${containing(filter.q)}
           OR EXISTS (SELECT 1 FROM transfer_files f WHERE f.transfer_id = t.id AND f.name ILIKE ${containing(filter.q)})
           OR EXISTS (SELECT 1 FROM transfer_recipients r WHERE r.transfer_id = t.id AND r.email ILIKE ${containing(filter.q)}))`
       : sql``;
-    return sql`t.owner_id = ${filter.ownerId} ${side} ${this.common(filter)} ${search}`;
+    return sql`${owned(filter.ownerIds, 't.')} ${side} ${this.common(filter)} ${search}`;
   }
 
   /** S1 transfers that went out to the address, except the user's own (those are `sent`). */
@@ -233,8 +250,17 @@ export class DashboardRepository {
       ? sql`AND (t.name ILIKE ${containing(filter.q)} OR t.sender_email ILIKE ${containing(filter.q)}
           OR EXISTS (SELECT 1 FROM transfer_files f WHERE f.transfer_id = t.id AND f.name ILIKE ${containing(filter.q)}))`
       : sql``;
-    return sql`lower(rr.email) = ${filter.email} AND t.owner_id IS DISTINCT FROM ${filter.ownerId}
+    return sql`lower(rr.email) = ${filter.email} AND NOT coalesce(${owned(filter.ownerIds, 't.')}, false)
       AND t.sent_at IS NOT NULL AND t.status NOT IN ('UPLOADING', 'CLONING') ${this.common(filter)} ${search}`;
+  }
+
+  /** The name of each transfer's first file (in the sender's order); transfers without files are absent. */
+  async firstFileNames(transferIds: string[]): Promise<Map<string, string>> {
+    if (transferIds.length === 0) return new Map();
+    const { rows } = await this.db.execute(sql`
+      SELECT DISTINCT ON (transfer_id) transfer_id AS "transferId", name FROM transfer_files
+       WHERE transfer_id = ANY(${sql.param(transferIds)}::text[]) ORDER BY transfer_id, position, id`);
+    return new Map((rows as Array<{ transferId: string; name: string }>).map((r) => [r.transferId, r.name]));
   }
 
   /** The files of these transfers, in the sender's order. */

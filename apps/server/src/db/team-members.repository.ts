@@ -35,6 +35,8 @@ export interface GroupRecord {
 const INVITATION = `id, team_id AS "teamId", email, permissions, inviter_id AS "inviterId", created_at AS "createdAt",
   expires_at AS "expiresAt", accepted_at AS "acceptedAt", withdrawn_at AS "withdrawnAt"`;
 const PENDING = `accepted_at IS NULL AND withdrawn_at IS NULL AND expires_at > now()`;
+/** How many addresses of team $1 have a pending invitation: each holds a seat. */
+const PENDING_SEATS = `SELECT count(DISTINCT lower(email)) FROM team_invitations WHERE team_id = $1 AND ${PENDING}`;
 
 /**
  * Team members and invitations (a team is its manager's uid). Seat-changing writes run in `withTeamLock`: the
@@ -63,12 +65,18 @@ export class PgTeamMembersRepository {
   /** The manager, every member (disabled ones too) and every pending invitation. */
   async seatsUsed(teamId: string, db: Queryable = this.pool): Promise<number> {
     const { rows } = await db.query<{ used: number }>(
-      `SELECT (1 + (SELECT count(*) FROM users WHERE manager_id = $1)
-                 + (SELECT count(DISTINCT lower(email)) FROM team_invitations WHERE team_id = $1 AND ${PENDING}))::int
-              AS used`,
+      `SELECT (1 + (SELECT count(*) FROM users WHERE manager_id = $1) + (${PENDING_SEATS}))::int AS used`,
       [teamId],
     );
     return rows[0]?.used ?? 1;
+  }
+
+  /** The seats pending invitations hold (one per address): the part of {@link seatsUsed} nobody has taken yet. */
+  async pendingSeats(teamId: string, db: Queryable = this.pool): Promise<number> {
+    const { rows } = await db.query<{ pending: number }>(`SELECT (${PENDING_SEATS})::int AS pending`, [
+      teamId,
+    ]);
+    return rows[0]?.pending ?? 0;
   }
 
   async pendingFor(

@@ -34,6 +34,15 @@ export class PgTeamRepository {
     return rows[0]?.overrides ?? {};
   }
 
+  /** The accounts of the team, its manager first, then its members (disabled ones too) by address. */
+  async accounts(teamId: string): Promise<Array<{ id: string; email: string }>> {
+    const { rows } = await this.db.query<{ id: string; email: string }>(
+      `SELECT id, email FROM users WHERE id = $1 OR manager_id = $1 ORDER BY id <> $1, lower(email), id`,
+      [teamId],
+    );
+    return rows;
+  }
+
   /** The accounts of the team: its manager and its members. */
   async memberCount(teamId: string): Promise<number> {
     const { rows } = await this.db.query<{ n: number }>(

@@ -676,6 +676,12 @@ const TABLE: Record<string, Row> = {
     expect: owner(200),
     call: ({ target }) => ({ path: `/api/team/${target.uid}/overview` }),
   },
+  // A team's transfers: its manager (an account without a team: its own) or a TRANSFER_MANAGER member; the team
+  // roles are in team-transfers.int.test.ts.
+  'GET /api/user/teams/:teamId/transfers': {
+    expect: owner(200),
+    call: ({ target }) => ({ path: `/api/user/teams/${target.uid}/transfers` }),
+  },
   'GET /api/team/:teamId/authentication-policy': {
     expect: owner(200),
     call: ({ target }) => ({ path: `/api/team/${target.uid}/authentication-policy` }),

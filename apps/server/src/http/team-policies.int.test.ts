@@ -529,12 +529,45 @@ describe('GET /api/team/{teamId}/overview', () => {
       [manager.uid],
     );
     expect(members[0]?.n).toBeGreaterThanOrEqual(4);
+    // Pending invitations hold seats until they expire or are withdrawn. The team has one seat left: an
+    // invitation takes it, and only a withdrawn or expired one gives it back for the next.
+    const invite = async (email: string) => {
+      const invited = await api(ferry.baseUrl, `/api/user/teams/${manager.uid}/invitations`, {
+        method: 'POST',
+        headers: manager.bearer,
+        json: { emails: [email] },
+      });
+      expect(invited.status, JSON.stringify(invited.body)).toBe(200);
+      return invited.body.results[0] as { result: string; invitationId?: string };
+    };
+    // One seat left, whatever members the tests before added.
+    const seats = (members[0]?.n ?? 0) + 1;
+    await query(
+      ferry,
+      `UPDATE users SET limit_settings = jsonb_build_object('licences', $2::int) WHERE id = $1`,
+      [manager.uid, seats],
+    );
+    const withdrawn = await invite('seat-a@policy.example');
+    expect(withdrawn.result).toBe('invited');
+    expect((await invite('seat-b@policy.example')).result).toBe('MAX_LICENCES_REACHED');
+    const withdrawal = await api(
+      ferry.baseUrl,
+      `/api/user/teams/${manager.uid}/invitations/${withdrawn.invitationId}`,
+      { method: 'DELETE', headers: manager.bearer },
+    );
+    expect(withdrawal.status, JSON.stringify(withdrawal.body)).toBe(204);
+    const expired = await invite('seat-b@policy.example');
+    expect(expired.result).toBe('invited');
+    await query(ferry, `UPDATE team_invitations SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      expired.invitationId,
+    ]);
+    expect((await invite('seat-c@policy.example')).result).toBe('invited');
     for (const who of [manager, tm, um]) {
       const answer = await api(ferry.baseUrl, path, { headers: who.bearer });
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
       const o = answer.body;
       expect(o.teamId).toBe(manager.uid);
-      expect(o.seats).toEqual({ used: members[0]?.n, total: 5 });
+      expect(o.seats).toEqual({ used: members[0]?.n, pending: 1, total: seats });
       expect(o.storage.usedBytes).toBe(20);
       expect(o.downloaded7Days.usedBytes).toBe(10);
       expect(o.activity).toHaveLength(30);

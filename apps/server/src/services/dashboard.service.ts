@@ -49,7 +49,7 @@ export class DashboardService {
     const user = signedIn(auth);
     const query = TransferListQuery.parse(input);
     const filter = {
-      ownerId: user.id,
+      ownerIds: [user.id],
       email: user.email.toLowerCase(),
       direction: query.direction,
       q: query.q,
@@ -59,7 +59,9 @@ export class DashboardService {
       dir: query.dir,
       after: query.cursor ? readCursor(query.cursor, query.sort, query.dir) : undefined,
       sentCandidates:
-        query.q && query.direction !== 'received' ? await this.repo.searchCandidates(user.id, query.q) : null,
+        query.q && query.direction !== 'received'
+          ? await this.repo.searchCandidates([user.id], query.q)
+          : null,
     };
     const rows = await this.repo.list(filter, query.limit + 1);
     const page = rows.slice(0, query.limit);

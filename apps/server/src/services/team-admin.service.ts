@@ -1,9 +1,24 @@
-import { GB, planLimitsOf, type TeamOverview, teamLicences } from '@ferry/core';
+import {
+  GB,
+  type Permission,
+  planLimitsOf,
+  type TeamOverview,
+  TeamTransferListQuery,
+  type TeamTransferListResponse,
+  TRANSFER_LIST_TOTAL_CAP,
+  teamLicences,
+  transferStatusLabel,
+} from '@ferry/core';
 import type { PgAccountRepository, UserRecord } from '../db/account.repository.js';
+import type { DashboardRepository } from '../db/dashboard.repository.js';
 import type { PgTeamRepository } from '../db/team.repository.js';
+import type { PgTeamMembersRepository } from '../db/team-members.repository.js';
 import { AppError } from './app-error.js';
 import type { Authenticated } from './auth.service.js';
+import type { DashboardContext } from './dashboard-access.js';
+import { readCursor, writeCursor } from './dashboard-view.js';
 import { planOf } from './effective-plan.js';
+import type { NotificationService } from './notification.service.js';
 import type { TransferRepository } from './ports.js';
 import { permissionsOf } from './user.service.js';
 
@@ -11,18 +26,26 @@ const DAY_MS = 86_400_000;
 
 /**
  * The team admin overview (/dashboard/admin): seats, storage of the global storage, the 7-day downloaded bytes
- * and 30 days of activity. For the manager and the members with TRANSFER_MANAGER or USER_MANAGER.
+ * and 30 days of activity, for the manager and the members with TRANSFER_MANAGER or USER_MANAGER; and the team's
+ * transfers (/dashboard/admin/transfers), for the manager and the members with TRANSFER_MANAGER, who act on each
+ * through the dashboard's transfer detail (DashboardAccess lets them).
  */
 export class TeamAdminService {
   constructor(
     private readonly accounts: PgAccountRepository,
     private readonly teams: PgTeamRepository,
+    private readonly members: Pick<PgTeamMembersRepository, 'pendingSeats'>,
     private readonly transfers: Pick<TransferRepository, 'storageUsed'>,
+    private readonly list: Pick<
+      DashboardRepository,
+      'list' | 'count' | 'searchCandidates' | 'firstFileNames'
+    >,
+    private readonly links: Pick<NotificationService, 'senderLink'>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   async overview(auth: Authenticated | null, teamId: string): Promise<TeamOverview> {
-    const manager = await this.administered(auth, teamId);
+    const manager = await this.administered(auth, teamId, ['TRANSFER_MANAGER', 'USER_MANAGER']);
     const now = this.now();
     const plan = planLimitsOf(planOf(manager, now), manager.planCode);
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
@@ -36,6 +59,7 @@ export class TeamAdminService {
       teamId: manager.id,
       seats: {
         used: await this.teams.memberCount(manager.id),
+        pending: await this.members.pendingSeats(manager.id),
         total: teamLicences(manager.planCode, manager.limitSettings.licences),
       },
       storage: {
@@ -50,17 +74,87 @@ export class TeamAdminService {
     };
   }
 
-  private async administered(auth: Authenticated | null, teamId: string): Promise<UserRecord> {
+  /** One page of every transfer the team's accounts own, each with its owner (or one member's, with `member`). */
+  async transfersOf(
+    auth: Authenticated | null,
+    teamId: string,
+    input: TeamTransferListQuery,
+    ctx: DashboardContext,
+  ): Promise<TeamTransferListResponse> {
+    const manager = await this.administered(auth, teamId, ['TRANSFER_MANAGER']);
+    const query = TeamTransferListQuery.parse(input);
+    const team = await this.teams.accounts(manager.id);
+    const owners = query.member ? team.filter((a) => a.id === query.member) : team;
+    if (owners.length === 0) throw new AppError('NOT_FOUND', 'No such member in this team.');
+    const ownerIds = owners.map((a) => a.id);
+    const filter = {
+      ownerIds,
+      email: null,
+      q: query.q,
+      type: query.type,
+      statuses: query.status,
+      sort: query.sort,
+      dir: query.dir,
+      after: query.cursor ? readCursor(query.cursor, query.sort, query.dir) : undefined,
+      sentCandidates: query.q ? await this.list.searchCandidates(ownerIds, query.q) : null,
+    };
+    const rows = await this.list.list(filter, query.limit + 1);
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    const total = await this.list.count(filter, TRANSFER_LIST_TOTAL_CAP);
+    const emails = new Map(owners.map((a) => [a.id, a.email]));
+    const firstFiles = await this.list.firstFileNames(page.map((r) => r.id));
+    const now = this.now().getTime();
+    return {
+      items: page.map((r) => ({
+        id: r.id,
+        type: r.type,
+        status: r.status,
+        statusLabel: transferStatusLabel(r.status),
+        name: r.name,
+        link: this.links.senderLink({ id: r.id, type: r.type }, ctx.origin),
+        createdAt: r.createdAt.toISOString(),
+        expiresAt: r.expiresAt.toISOString(),
+        expired: r.expiresAt.getTime() <= now,
+        totalSize: r.totalSize,
+        fileCount: r.fileCount,
+        recipientCount: r.recipientCount,
+        downloadCount: r.downloadCount,
+        passwordProtected: r.passwordProtected,
+        senderEmail: r.senderEmail,
+        senderEmailVerified: r.senderEmailVerified,
+        direction: r.direction,
+        ownerUid: r.ownerId ?? '',
+        ownerEmail: (r.ownerId && emails.get(r.ownerId)) || '',
+        firstFileName: firstFiles.get(r.id) ?? null,
+      })),
+      nextCursor: rows.length > query.limit && last ? writeCursor(query.sort, query.dir, last) : null,
+      total: Math.min(total, TRANSFER_LIST_TOTAL_CAP),
+      totalIsCapped: total > TRANSFER_LIST_TOTAL_CAP,
+    };
+  }
+
+  /**
+   * The team's manager when the caller is it, or a member of the team with one of `permissions`. Another team
+   * or no team: 404 (nothing learnt); a member without the permission: 403.
+   */
+  private async administered(
+    auth: Authenticated | null,
+    teamId: string,
+    permissions: Permission[],
+  ): Promise<UserRecord> {
     if (!auth) throw new AppError('UNAUTHORIZED', 'Sign in first.');
     const caller = auth.user;
     if (caller.id !== teamId && caller.managerId !== teamId) throw new AppError('NOT_FOUND', 'No such team.');
     const manager = caller.id === teamId ? caller : await this.accounts.user(teamId);
     if (!manager || manager.managerId) throw new AppError('NOT_FOUND', 'No such team.');
     const perms = permissionsOf(caller);
-    if (caller.id !== manager.id && !perms.includes('TRANSFER_MANAGER') && !perms.includes('USER_MANAGER'))
+    if (caller.id !== manager.id && !permissions.some((p) => perms.includes(p)))
       throw new AppError(
         'FORBIDDEN',
-        "Only the team's manager, a transfer manager or a user manager sees this.",
+        permissions.includes('USER_MANAGER')
+          ? "Only the team's manager, a transfer manager or a user manager sees this."
+          : "Only the team's manager or a transfer manager sees the team's transfers.",
       );
     return manager;
   }

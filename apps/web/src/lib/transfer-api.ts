@@ -123,6 +123,11 @@ export function getDownloadLink(
     orderId?: string;
     /** Required when the transfer's `downloaderEmailRequired` is set (else 401 DOWNLOADER_EMAIL_REQUIRED). */
     downloaderEmail?: string;
+    /**
+     * A download by the owner's team manager or a transfer manager from the dashboard (spec: admin-dashboard): not
+     * against maxDownloads nor a recipient's, counted in the team's 7-day bytes, logged. Anyone else: ignored.
+     */
+    'admin-dashboard'?: boolean;
   },
 ): Promise<DownloadLinkResponse> {
   return apiRequest('/transfer/downloads/link', { query: { ...access }, schema: DownloadLinkResponse });

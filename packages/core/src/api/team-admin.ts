@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TransferListItem, TransferListQuery } from './dashboard.js';
 
 /*
  * A team's admin console (spec §2 /dashboard/admin/*; issue "Teams a manager runs"). A team is its manager's uid.
@@ -80,10 +81,46 @@ export type TeamActivityDay = z.infer<typeof TeamActivityDay>;
  */
 export const TeamOverview = z.object({
   teamId: z.string(),
-  seats: z.object({ used: z.number().int(), total: z.number().int().nullable() }),
+  /**
+   * `used`: the manager and the members (disabled ones too); `pending`: live invitations (not accepted, expired
+   * or withdrawn), which hold a seat each until then. Both count against `total`.
+   */
+  seats: z.object({ used: z.number().int(), pending: z.number().int(), total: z.number().int().nullable() }),
   storage: z.object({ usedBytes: z.number(), totalBytes: z.number().nullable() }),
   downloaded7Days: z.object({ usedBytes: z.number(), maxBytes: z.number() }),
   /** The last 30 days, oldest first, today (UTC) last; days without activity are zeros. */
   activity: z.array(TeamActivityDay),
 });
 export type TeamOverview = z.infer<typeof TeamOverview>;
+
+/**
+ * GET /user/teams/{teamId}/transfers (/dashboard/admin/transfers): every transfer the team's accounts own (the
+ * manager's and each member's, disabled members' too; a removed member takes theirs along), keyset-paged like
+ * GET /transfer/transfers with the same `q`, `type`, `status`, `sort`, `dir`, `cursor` and `limit`, and `member`:
+ * one account of the team (its uid) whose transfers alone are listed. For the manager and TRANSFER_MANAGER members.
+ */
+export const TeamTransferListQuery = TransferListQuery.omit({ direction: true, withFiles: true }).extend({
+  member: z.string().trim().min(1).max(100).optional(),
+});
+export type TeamTransferListQuery = z.input<typeof TeamTransferListQuery>;
+
+/**
+ * A transfer of the list, with its owner and its first file's name (what an untitled transfer is shown as);
+ * `link` is the sender's own link, as the dashboard gives it.
+ */
+export const TeamTransferListItem = TransferListItem.extend({
+  ownerUid: z.string(),
+  ownerEmail: z.string(),
+  firstFileName: z.string().nullable(),
+});
+export type TeamTransferListItem = z.infer<typeof TeamTransferListItem>;
+
+export const TeamTransferListResponse = z.object({
+  items: z.array(TeamTransferListItem),
+  /** Give it as `cursor` for the next page; null on the last page. */
+  nextCursor: z.string().nullable(),
+  /** How many transfers match the filters (exact up to TRANSFER_LIST_TOTAL_CAP). */
+  total: z.number().int(),
+  totalIsCapped: z.boolean(),
+});
+export type TeamTransferListResponse = z.infer<typeof TeamTransferListResponse>;

@@ -2,7 +2,7 @@
  * Spec §2 dashboard routes that the web app answers with a "coming soon" page until they are built (the menu
  * names them). Adding one of these pages to the router leaves this list unchanged but moves its entry there.
  */
-export const DASHBOARD_COMING_ROUTES = ['/dashboard/customization', '/dashboard/admin/transfers'] as const;
+export const DASHBOARD_COMING_ROUTES = ['/dashboard/customization'] as const;
 
 /**
  * Every page of the web app, as React Router path patterns (`:name` is one segment). The one route table:
@@ -43,6 +43,7 @@ export const WEB_ROUTES = [
   '/dashboard/transfers',
   '/dashboard/transfers/:id',
   '/dashboard/admin',
+  '/dashboard/admin/transfers',
   '/dashboard/admin/transfers/settings',
   '/dashboard/admin/authentication',
   '/dashboard/admin/inboxes',

@@ -14,7 +14,7 @@ const activity = Array.from({ length: 30 }, (_, i) => ({
 }));
 const OVERVIEW: TeamOverview = {
   teamId: 'u_1',
-  seats: { used: 3, total: 5 },
+  seats: { used: 3, pending: 1, total: 5 },
   storage: { usedBytes: 1e9, totalBytes: 2e12 },
   downloaded7Days: { usedBytes: 2e9, maxBytes: 6e11 },
   activity,
@@ -45,6 +45,7 @@ describe('/dashboard/admin', () => {
     const root = await open(() => json(OVERVIEW));
     await until(() => root.querySelector('[data-testid="overview-seats"]') !== null, 'the figures');
     expect(byTestId(root, 'overview-seats').textContent).toBe('3 of 5');
+    expect(byTestId(root, 'overview-pending').textContent).toBe('1 invitation pending');
     expect(byTestId(root, 'overview-storage').textContent).toContain(' of ');
     const chart = byTestId(root, 'chart-transfers');
     expect(chart.getAttribute('role')).toBe('img');
@@ -53,6 +54,13 @@ describe('/dashboard/admin', () => {
     const rows = byTestId(root, 'activity-table').querySelectorAll('tbody tr');
     expect(rows).toHaveLength(30);
     expect(rows[29]?.querySelectorAll('td')[0]?.textContent).toBe('4');
+  });
+
+  it('leaves the pending line out when no invitation is pending', async () => {
+    const root = await open(() => json({ ...OVERVIEW, seats: { used: 2, pending: 0, total: null } }));
+    await until(() => root.querySelector('[data-testid="overview-seats"]') !== null, 'the figures');
+    expect(byTestId(root, 'overview-seats').textContent).toBe('2');
+    expect(root.querySelector('[data-testid="overview-pending"]')).toBeNull();
   });
 
   it('says when the server refuses (a member without an admin permission)', async () => {

@@ -41,7 +41,7 @@ function Bars({ values, label, testId }: { values: readonly number[]; label: str
 }
 
 /**
- * `/dashboard/admin`: the team at a glance — seats used of the plan's, storage used of the global storage, bytes
+ * `/dashboard/admin`: the team at a glance — seats used of the plan's (and those pending invitations hold), storage used of the global storage, bytes
  * downloaded over 7 days, and 30 days of activity (transfers created, bytes downloaded) as bar charts with a
  * table. For the manager and members with TRANSFER_MANAGER or USER_MANAGER.
  */
@@ -94,6 +94,12 @@ export function TeamOverviewPage() {
                   ? String(o.seats.used)
                   : t('teamPolicies:overview.of', { used: o.seats.used, total: o.seats.total })}
               </dd>
+              {o.seats.pending > 0 && (
+                // Pending invitations hold their seats until they expire or are withdrawn.
+                <dd className="muted" data-testid="overview-pending">
+                  {t('teamPolicies:overview.pending', { count: o.seats.pending })}
+                </dd>
+              )}
             </div>
             <div>
               <dt>{t('teamPolicies:overview.storage')}</dt>

@@ -5,6 +5,8 @@ import {
   type TeamAuthPolicy,
   TeamAuthPolicyResponse,
   TeamOverview,
+  type TeamTransferListQuery,
+  TeamTransferListResponse,
   TeamUploaderSettingsResponse,
   UploaderSettings,
 } from '@ferry/core';
@@ -75,5 +77,26 @@ export function createTeamToken(teamId: string, request: ApiTokenCreateRequest):
 export async function revokeTeamToken(teamId: string, id: string): Promise<void> {
   await apiRequest(`/team/${encodeURIComponent(teamId)}/tokens/${encodeURIComponent(id)}`, {
     method: 'DELETE',
+  });
+}
+
+/**
+ * GET /user/teams/{teamId}/transfers: one page of every transfer of the team's accounts, or of one `member`'s
+ * (/dashboard/admin/transfers); for the manager and transfer managers.
+ */
+export function listTeamTransfers(
+  teamId: string,
+  query: TeamTransferListQuery,
+  signal?: AbortSignal,
+): Promise<TeamTransferListResponse> {
+  const { status, limit, ...rest } = query;
+  return apiRequest(`/user/teams/${encodeURIComponent(teamId)}/transfers`, {
+    query: {
+      ...rest,
+      limit: typeof limit === 'number' ? limit : undefined,
+      status: Array.isArray(status) ? status.join(',') : status,
+    },
+    schema: TeamTransferListResponse,
+    signal,
   });
 }

@@ -274,4 +274,46 @@ describe('/dashboard/transfers/:id', () => {
     const { root } = await open();
     expect(root.querySelector('[data-testid="transfer-sales"]')).toBeNull();
   });
+  it('offers a team admin downloads with the admin-dashboard flag on a member’s transfer, not the owner', async () => {
+    const opened: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      opened.push(this.href);
+    });
+    const LINK = 'GET /api/transfer/downloads/link';
+    const link = (call: { query: URLSearchParams }) =>
+      json({
+        url: `https://files.example/${call.query.get('fileId') ?? 'zip'}`,
+        fileName: call.query.get('fileId') ? 'beach.jpg' : 'transfer.zip',
+        size: 1_500_000,
+        sha256: null,
+        expiresAt: '2030-01-08T10:00:00.000Z',
+      });
+    const { root, api } = await open({
+      [DETAIL]: () => json(transferDetail({ ownerId: 'u_2' })),
+      [LINK]: link,
+    });
+    expect(byTestId(root, 'transfer-admin-download').textContent).toContain('do not count against');
+    await click(byTestId(root, 'transfer-admin-download-all'));
+    await settle();
+    await click(byTestId(root, 'file-admin-download'));
+    await settle();
+    const calls = api.to(LINK).map((c) => c.query);
+    expect(calls.map((q) => [q.get('transferId'), q.get('fileId'), q.get('admin-dashboard')])).toEqual([
+      [ID, null, 'true'],
+      [ID, 'F1a2b3', 'true'],
+    ]);
+    expect(opened).toEqual(['https://files.example/zip', 'https://files.example/F1a2b3']);
+    expect(byTestId(root, 'file-admin-download').getAttribute('aria-label')).toBe('Download beach.jpg');
+  });
+
+  it('offers no admin download on the viewer’s own transfer, nor once its files are gone', async () => {
+    const own = await open();
+    expect(own.root.querySelector('[data-testid="transfer-admin-download"]')).toBeNull();
+    expect(own.root.querySelector('[data-testid="file-admin-download"]')).toBeNull();
+    await view.unmount();
+    const gone = await open({
+      [DETAIL]: () => json(transferDetail({ ownerId: 'u_2', expired: true })),
+    });
+    expect(gone.root.querySelector('[data-testid="transfer-admin-download"]')).toBeNull();
+  });
 });

@@ -1,7 +1,11 @@
 import { formatSize, type TransferDetail, truncateFileName } from '@ferry/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDescribeError } from '../../../hooks/use-describe-error';
 import { cancelAddition, deleteFile, renameFile } from '../../../lib/dashboard-api';
+import { openThroughHiddenLink } from '../../../lib/hidden-download';
+import { getDownloadLink } from '../../../lib/transfer-api';
+import { useAuth } from '../../auth/auth-context';
 import { useToast } from '../../toasts/toast-context';
 import { ConfirmButton } from './confirm-button';
 import { TransferAddFiles } from './transfer-add-files';
@@ -11,7 +15,54 @@ import { ValueForm } from './value-form';
 
 type File = TransferDetail['files'][number];
 
-function FileItem({ transferId, file, editable }: { transferId: string; file: File; editable: boolean }) {
+/**
+ * Downloads for a team's manager or transfer manager looking at a member's transfer: each link is asked with the
+ * admin-dashboard flag, so it does not use up the transfer's downloads (the server decides who it trusts it from).
+ * Null for the owner (their own download page is the transfer's link) and when nothing can be downloaded.
+ */
+function useAdminDownload(transfer: TransferDetail) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const describe = useDescribeError();
+  const { state } = useAuth();
+  const [busy, setBusy] = useState<string | null>(null);
+  const viewer = state.user?.uid ?? null;
+  const downloadable = transfer.status === 'ENABLED' && !transfer.expired && transfer.bytesDeletedAt === null;
+  if (!viewer || transfer.ownerId === null || transfer.ownerId === viewer || !downloadable) return null;
+  return {
+    busy,
+    run: async (fileId: string | null) => {
+      setBusy(fileId ?? 'all');
+      try {
+        const link = await getDownloadLink({
+          transferId: transfer.transferId,
+          fileId: fileId ?? undefined,
+          'admin-dashboard': true,
+        });
+        openThroughHiddenLink(link.url, link.fileName);
+        toast.show(t('downloader:download_started', { name: link.fileName }), 'success');
+      } catch (error) {
+        toast.show(describe(error), 'error');
+      } finally {
+        setBusy(null);
+      }
+    },
+  };
+}
+
+type AdminDownload = ReturnType<typeof useAdminDownload>;
+
+function FileItem({
+  transferId,
+  file,
+  editable,
+  download,
+}: {
+  transferId: string;
+  file: File;
+  editable: boolean;
+  download: AdminDownload;
+}) {
   const { t } = useTranslation();
   const toast = useToast();
   const [renaming, setRenaming] = useState(false);
@@ -46,6 +97,21 @@ function FileItem({ transferId, file, editable }: { transferId: string; file: Fi
             onClick={() => void copy(file.sha256 as string)}
           >
             {t('account:transfer.sha_copy')}
+          </button>
+        </p>
+      )}
+      {download && (
+        <p>
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            data-testid="file-admin-download"
+            aria-label={t('downloader:download_file', { name: file.name })}
+            disabled={download.busy !== null}
+            aria-busy={download.busy === file.id}
+            onClick={() => void download.run(file.id)}
+          >
+            {t('downloader:download')}
           </button>
         </p>
       )}
@@ -136,11 +202,27 @@ function PendingAdditions({ transfer }: { transfer: TransferDetail }) {
 export function TransferFiles({ transfer }: { transfer: TransferDetail }) {
   const { t } = useTranslation();
   const editable = transfer.bytesDeletedAt === null && transfer.files.length > 0;
+  const download = useAdminDownload(transfer);
   return (
     <section className="panel dashboard-card transfer-section" aria-labelledby="transfer-files-title">
       <h2 id="transfer-files-title" className="section-title">
         {t('account:transfer.files_title', { count: transfer.files.length })}
       </h2>
+      {download && transfer.files.length > 0 && (
+        <div className="transfer-admin-download" data-testid="transfer-admin-download">
+          <p className="muted">{t('account:transfer.admin_download_hint')}</p>
+          <button
+            type="button"
+            className="button button-secondary"
+            data-testid="transfer-admin-download-all"
+            disabled={download.busy !== null}
+            aria-busy={download.busy === 'all'}
+            onClick={() => void download.run(null)}
+          >
+            {t('downloader:download_all')}
+          </button>
+        </div>
+      )}
       <ul className="transfer-list-plain">
         {transfer.files.map((file) => (
           <FileItem
@@ -148,6 +230,7 @@ export function TransferFiles({ transfer }: { transfer: TransferDetail }) {
             transferId={transfer.transferId}
             file={file}
             editable={editable && transfer.files.length > 0}
+            download={download}
           />
         ))}
       </ul>
