@@ -13,6 +13,7 @@ import { render } from '@react-email/render';
 import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
 import { createElement as h, type ReactNode } from 'react';
+import { isRtlMailLanguage, mailLanguageTag } from './i18n.js';
 
 /** What every template returns: both parts, always. */
 export interface RenderedMail {
@@ -123,7 +124,8 @@ function withLineBreaks(text: string): ReactNode[] {
     .flatMap((line, i) => (i === 0 ? [line] : [h('br', { key: `b${i}` }), line]));
 }
 
-function htmlBlock(block: MailBlock, key: number, colon: string): ReactNode {
+function htmlBlock(block: MailBlock, key: number, colon: string, rtl: boolean): ReactNode {
+  const start = rtl ? 'right' : 'left';
   switch (block.kind) {
     case 'paragraph':
       return h(Text, { key, style: s.text }, block.text);
@@ -150,7 +152,18 @@ function htmlBlock(block: MailBlock, key: number, colon: string): ReactNode {
                 'tr',
                 { key: i },
                 h('td', { style: s.cell }, f.name),
-                h('td', { style: { ...s.cell, ...s.size } }, f.size),
+                h(
+                  'td',
+                  {
+                    style: {
+                      ...s.cell,
+                      ...s.size,
+                      textAlign: rtl ? 'left' : 'right',
+                      ...(rtl ? { paddingLeft: 0, paddingRight: '12px' } : {}),
+                    },
+                  },
+                  f.size,
+                ),
               ),
             ),
           ),
@@ -176,8 +189,13 @@ function htmlBlock(block: MailBlock, key: number, colon: string): ReactNode {
         Section,
         { key, style: { margin: '8px 0 24px', textAlign: 'center' } },
         h(Button, { href: url, style: s.button }, block.label),
-        h(Text, { style: { ...s.footer, margin: '20px 0 4px', textAlign: 'left' } }, block.copyHint),
-        h(Text, { style: { margin: 0, textAlign: 'left' } }, h(Link, { href: url, style: s.link }, url)),
+        h(Text, { style: { ...s.footer, margin: '20px 0 4px', textAlign: start } }, block.copyHint),
+        // The address itself reads left to right in every language.
+        h(
+          Text,
+          { style: { margin: 0, textAlign: start }, dir: 'ltr' },
+          h(Link, { href: url, style: s.link }, url),
+        ),
       );
     }
     case 'code':
@@ -223,9 +241,10 @@ function textPart(mail: MailContent): string {
 }
 
 function document(mail: MailContent): ReactNode {
+  const rtl = isRtlMailLanguage(mail.language);
   return h(
     Html,
-    { lang: mail.language, dir: 'ltr' },
+    { lang: mailLanguageTag(mail.language), dir: rtl ? 'rtl' : 'ltr' },
     h(Head, null, h('title', null, mail.subject)),
     h(Preview, null, mail.preview),
     h(
@@ -237,7 +256,7 @@ function document(mail: MailContent): ReactNode {
         // A text logo: nothing to download before the mail reads right.
         h(Text, { style: s.logo }, mail.product),
         h(Heading, { as: 'h1', style: s.heading }, mail.heading),
-        ...mail.blocks.map((block, i) => htmlBlock(block, i, mail.colon)),
+        ...mail.blocks.map((block, i) => htmlBlock(block, i, mail.colon, rtl)),
         h(Hr, { style: { borderColor: '#eceef3', margin: '24px 0 16px' } }),
         ...mail.footer.map((line, i) => h(Text, { key: `f${i}`, style: s.footer }, line)),
         mail.unsubscribe

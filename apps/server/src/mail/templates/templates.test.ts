@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogs } from './i18n.js';
+import { catalogs, MAIL_LOCALES } from './i18n.js';
 import {
   downloadConfirmation,
   expiryReminder,
@@ -46,20 +46,100 @@ function expectSelfContained(mail: RenderedMail) {
   expect(mail.html).not.toMatch(/<script/i);
 }
 
+/** BCP 47 tags of the spec's codes, for plural rules. */
+const TAG: Record<string, string> = { jp: 'ja', kr: 'ko', ccs: 'cs', zh: 'zh', no: 'nb' };
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+/**
+ * Values that are rightly the same as English: punctuation, and words these languages share with English (reviewed
+ * one by one). Anything else equal to English is an untranslated string.
+ */
+const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
+  '*': ['colon'],
+  ccs: ['contact_email_label'],
+  da: ['download', 'contact_email_label'],
+  de: ['transfer_label', 'contact_name_label'],
+  es: ['subscription_plan_label'],
+  fr: ['message_label', 'contact_email_label'],
+  it: ['files_summary_one', 'unnamed_one', 'contact_email_label'],
+  nl: ['transfer_label', 'contact_email_label'],
+  pl: ['transfer_label', 'contact_email_label', 'subscription_plan_label', 'purchase_receipt_tax_label'],
+  pt: ['contact_email_label'],
+  ro: ['transfer_label', 'contact_email_label', 'subscription_plan_label'],
+  sv: ['subscription_plan_label'],
+  tr: ['subscription_plan_label'],
+};
+const placeholders = (value: string) => [...value.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+
 describe('mail catalogs', () => {
-  it('have the same keys in en and fr, none empty', () => {
-    expect(Object.keys(catalogs.fr).sort()).toEqual(Object.keys(catalogs.en).sort());
-    for (const value of [...Object.values(catalogs.en), ...Object.values(catalogs.fr)])
-      expect(value.trim()).not.toBe('');
+  const en = catalogs.en;
+  const bases = (keys: string[]) => [...new Set(keys.map((k) => k.replace(PLURAL, '')))].sort();
+
+  it('exist for every locale of spec §9', () => {
+    expect(Object.keys(catalogs).sort()).toEqual([...MAIL_LOCALES].sort());
   });
 
-  it('fall back to English for locales without a translation, keeping the tag for dates', () => {
+  for (const locale of MAIL_LOCALES.filter((l) => l !== 'en'))
+    it(`${locale}: English's keys, its plural forms, the same placeholders, every value translated`, () => {
+      const catalog = catalogs[locale];
+      expect(catalog, `no catalog for ${locale}`).toBeDefined();
+      const own = catalog!;
+      expect(bases(Object.keys(own))).toEqual(bases(Object.keys(en)));
+      const categories = new Intl.PluralRules(TAG[locale] ?? locale)
+        .resolvedOptions()
+        .pluralCategories.filter((c) => !(c === 'many' && ['fr', 'it', 'es', 'pt'].includes(locale)));
+      const problems: string[] = [];
+      for (const key of Object.keys(en)) {
+        const base = key.replace(PLURAL, '');
+        if (PLURAL.test(key)) {
+          for (const c of categories) if (!(`${base}_${c}` in own)) problems.push(`${base}_${c} missing`);
+          continue;
+        }
+        const value = own[key];
+        if (value === undefined) continue;
+        if (value.trim() === '') problems.push(`${key} empty`);
+        if (placeholders(value).join() !== placeholders(en[key]!).join())
+          problems.push(`${key} placeholders`);
+        const allowed = [...SAME_AS_ENGLISH['*']!, ...(SAME_AS_ENGLISH[locale] ?? [])];
+        if (value === en[key] && !allowed.includes(key)) problems.push(`${key} is English`);
+      }
+      for (const [key, value] of Object.entries(own))
+        if (PLURAL.test(key)) {
+          const english = en[`${key.replace(PLURAL, '')}_other`] ?? '';
+          for (const name of placeholders(value))
+            if (name !== 'count' && !placeholders(english).includes(name))
+              problems.push(`${key} has {{${name}}}`);
+        }
+      expect(problems).toEqual([]);
+    });
+
+  it("resolve a recipient's locale to its language, keeping their tag for dates", () => {
     expect(resolveMailLocale('fr-CA')).toEqual({ language: 'fr', intl: 'fr-CA' });
     expect(resolveMailLocale('FR')).toEqual({ language: 'fr', intl: 'fr' });
     expect(resolveMailLocale('en_GB')).toEqual({ language: 'en', intl: 'en-GB' });
-    expect(resolveMailLocale('de')).toEqual({ language: 'en', intl: 'en' });
-    expect(resolveMailLocale('jp')).toEqual({ language: 'en', intl: 'en' });
+    expect(resolveMailLocale('de')).toEqual({ language: 'de', intl: 'de' });
+    // The spec's codes and their BCP 47 tags name the same language; dates take the tag.
+    expect(resolveMailLocale('jp')).toEqual({ language: 'jp', intl: 'ja' });
+    expect(resolveMailLocale('ja-JP')).toEqual({ language: 'jp', intl: 'ja-JP' });
+    expect(resolveMailLocale('ccs')).toEqual({ language: 'ccs', intl: 'cs' });
+    expect(resolveMailLocale('zh')).toEqual({ language: 'zh', intl: 'zh-Hans' });
+    expect(resolveMailLocale('xx')).toEqual({ language: 'en', intl: 'en' });
     expect(resolveMailLocale(null)).toEqual({ language: 'en', intl: 'en' });
+  });
+});
+
+describe('mail in every language', () => {
+  it("is written in the recipient's language, tagged in BCP 47, right to left in Arabic and Persian", async () => {
+    const de = await received('de');
+    expect(de.html).toContain('<html dir="ltr" lang="de">');
+    expect(de.subject).not.toBe((await received('en')).subject);
+    const jp = await received('jp');
+    expect(jp.html).toContain('<html dir="ltr" lang="ja">');
+    for (const locale of ['ar', 'fa']) {
+      const mail = await received(locale);
+      expect(mail.html).toContain(`<html dir="rtl" lang="${locale}">`);
+      // The link itself still reads left to right.
+      expect(mail.html).toMatch(/dir="ltr"[^>]*>[^<]*<a[^>]*href="https:\/\/ferry\.example/);
+    }
   });
 });
 
