@@ -33,7 +33,12 @@ describe('/account/profile: first name and language', () => {
     const api = mockApi({
       'GET /api/auth/me': [
         () => json(signedInState()),
-        () => json(signedInState({ user: { uid: 'u_1', email: 'ada@example.com', displayName: 'Ada L.' } })),
+        () =>
+          json(
+            signedInState({
+              user: { uid: 'u_1', email: 'ada@example.com', displayName: 'Ada L.', locale: null },
+            }),
+          ),
       ],
       'GET /api/user/users/u_1': () => json(userProfile()),
       'PATCH /api/user/users/u_1': () => json(userProfile({ info: { firstname: 'Ada L.' } })),
