@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router/dom';
+import { AccountLanguage } from './features/auth/account-language';
 import { AuthProvider } from './features/auth/auth-context';
 import { ToastProvider } from './features/toasts/toast-context';
 import { isWidgetPath } from './features/widget/widget-embedding';
@@ -18,7 +19,16 @@ export function App({ router: made }: { router?: ReturnType<typeof createAppRout
   const pages = <RouterProvider router={router} />;
   return (
     <QueryClientProvider client={queryClient}>
-      <ToastProvider>{bare ? pages : <AuthProvider>{pages}</AuthProvider>}</ToastProvider>
+      <ToastProvider>
+        {bare ? (
+          pages
+        ) : (
+          <AuthProvider>
+            <AccountLanguage />
+            {pages}
+          </AuthProvider>
+        )}
+      </ToastProvider>
     </QueryClientProvider>
   );
 }

@@ -1,10 +1,11 @@
-import { DASHBOARD_COMING_ROUTES } from '@ferry/core';
+import { DASHBOARD_COMING_ROUTES, localePrefixOf } from '@ferry/core';
 import type { ReactNode } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { takeHandoff } from './features/auth/handoff';
 import { RequireAuth } from './features/auth/require-auth';
 import { preloadBehindPage } from './features/receive/behind-pages';
 import { WidgetError } from './features/widget/widget-error';
+import { basenameOf } from './i18n';
 import { RootLayout } from './routes/root-layout';
 import { RouteError } from './routes/route-error';
 
@@ -57,7 +58,7 @@ export const routes: RouteObject[] = [
             ...page(async () => {
               const [layout] = await Promise.all([
                 import('./routes/dashboard-main-layout.route'),
-                preloadBehindPage(window.location.pathname),
+                preloadBehindPage(localePrefixOf(window.location.pathname)?.rest ?? window.location.pathname),
               ]);
               return layout;
             }),
@@ -179,8 +180,13 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createAppRouter() {
+/**
+ * The app's router. Under a language prefix (`/fr/…`, core's localePrefixOf) the prefix is the router's
+ * basename: the same routes answer, and every in-app link keeps the language.
+ */
+export function createAppRouter(pathname = window.location.pathname) {
   // The sign-in hand-off's tokens (spec §4) leave the address before the router reads it.
   takeHandoff();
-  return createBrowserRouter(routes);
+  const basename = basenameOf(pathname);
+  return createBrowserRouter(routes, basename ? { basename } : undefined);
 }

@@ -20,6 +20,7 @@ export * from './rules/event-actor.js';
 export * from './rules/expiry.js';
 export * from './rules/file-name.js';
 export * from './rules/format.js';
+export * from './rules/locales.js';
 export * from './rules/menu.js';
 export * from './rules/status.js';
 export * from './rules/web-routes.js';

@@ -269,7 +269,7 @@ describe('FerryClient', () => {
 
 describe('FerryClient accounts and sessions', () => {
   const authState = {
-    user: { uid: 'u1', email: 'ann@example.com', displayName: null },
+    user: { uid: 'u1', email: 'ann@example.com', displayName: null, locale: 'fr' },
     planType: 'PREMIUM',
     payingUser: true,
     managerId: null,

@@ -219,11 +219,18 @@ export class PgAccountRepository {
     ]);
   }
 
-  async setProfile(id: string, firstname: string | null | undefined, settings: Record<string, unknown>) {
+  /** `firstname` and `locale` are left as they are when undefined. */
+  async setProfile(
+    id: string,
+    firstname: string | null | undefined,
+    settings: Record<string, unknown>,
+    locale?: string,
+  ) {
     await this.db.query(
-      `UPDATE users SET firstname = CASE WHEN $2 THEN $3 ELSE firstname END, settings = $4, updated_at = now()
+      `UPDATE users SET firstname = CASE WHEN $2 THEN $3 ELSE firstname END, settings = $4,
+          locale = COALESCE($5, locale), updated_at = now()
         WHERE id = $1`,
-      [id, firstname !== undefined, firstname ?? null, settings],
+      [id, firstname !== undefined, firstname ?? null, settings, locale ?? null],
     );
   }
 

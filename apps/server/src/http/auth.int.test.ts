@@ -676,6 +676,34 @@ describe('plan limits (spec §9), on the server, per account', () => {
 });
 
 describe('user settings (spec §3)', () => {
+  it("saves the account's language from the profile, and the auth state carries it", async () => {
+    const ann = await signedIn('lang-ann');
+    const before = (await me(bearer(ann.token))).user.locale;
+    const patched = await api(ferry.baseUrl, `/api/user/users/${ann.uid}`, {
+      method: 'PATCH',
+      headers: bearer(ann.token),
+      json: { locale: 'jp' },
+    });
+    expect(patched.status).toBe(200);
+    expect(before).not.toBe('jp');
+    expect((await me(bearer(ann.token))).user).toMatchObject({ email: ann.email, locale: 'jp' });
+    // Another change leaves the language as it is.
+    await api(ferry.baseUrl, `/api/user/users/${ann.uid}`, {
+      method: 'PATCH',
+      headers: bearer(ann.token),
+      json: { info: { firstname: 'Ann' } },
+    });
+    expect((await me(bearer(ann.token))).user.locale).toBe('jp');
+    // Only the spec's codes are languages.
+    const bad = await api(ferry.baseUrl, `/api/user/users/${ann.uid}`, {
+      method: 'PATCH',
+      headers: bearer(ann.token),
+      json: { locale: 'ja' },
+    });
+    expect(bad.status).toBe(400);
+    expect((await me(bearer(ann.token))).user.locale).toBe('jp');
+  });
+
   it('reads defaults, merges updates, feeds new transfers, and keeps each account to itself', async () => {
     const ann = await signedIn('set-ann');
     const bob = await signedIn('set-bob');

@@ -74,6 +74,22 @@ describe('serving the web app', () => {
     }
     // The widget page too (framable, so its CSP differs: receive.int.test.ts).
     expect((await fetch(`${ferry.baseUrl}/widgets/wid-1`)).status).toBe(200);
+    // Every page in every other language, under its locale prefix (English is at the bare paths).
+    for (const route of [
+      '/fr',
+      '/fr/',
+      '/fr/prices',
+      '/jp/dl/AbCdEfGhIjKlMnOp',
+      '/ccs/prices?plan=team',
+      '/ar/dashboard/admin/users',
+      '/KR/signin',
+      '/zh/r/req-1',
+    ]) {
+      const res = await fetch(`${ferry.baseUrl}${route}`);
+      expect(res.status, route).toBe(200);
+      expect(await res.text()).toContain('<title>Ferry</title>');
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    }
     const asset = await fetch(`${ferry.baseUrl}/assets/app-1a2b3c.js`);
     expect(asset.headers.get('cache-control')).toContain('immutable');
   });
@@ -86,6 +102,12 @@ describe('serving the web app', () => {
       '/dashboard/nothing-here',
       '/account/nothing',
       '/assets/missing-000000.js',
+      '/en/prices',
+      '/en',
+      '/fr/no-such-page',
+      '/fr/fr/prices',
+      '/cs/prices',
+      '/jp/dl',
     ]) {
       const res = await fetch(`${ferry.baseUrl}${route}?x=1`);
       expect(res.status, route).toBe(404);

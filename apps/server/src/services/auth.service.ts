@@ -736,7 +736,7 @@ export class AuthService {
       };
     const { user } = auth;
     return {
-      user: { uid: user.id, email: user.email, displayName: user.firstname },
+      user: { uid: user.id, email: user.email, displayName: user.firstname, locale: user.locale },
       planType: auth.planType,
       payingUser: isPayingPlan(auth.planType),
       managerId: user.managerId,

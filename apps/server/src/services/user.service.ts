@@ -87,7 +87,7 @@ export class UserService {
       uploaderTemplate: { ...current.uploaderTemplate, ...patch.uploaderTemplate },
       receiverTemplate: { ...current.receiverTemplate, ...patch.receiverTemplate },
     };
-    await this.accounts.setProfile(user.id, patch.info?.firstname, next);
+    await this.accounts.setProfile(user.id, patch.info?.firstname, next, patch.locale);
     return this.view((await this.accounts.user(user.id))!);
   }
 

@@ -1,12 +1,33 @@
-import { LOCALES } from '@ferry/core';
+import {
+  bcp47Of,
+  DEFAULT_LOCALE,
+  directionOf,
+  LOCALE_TABLE,
+  LOCALES,
+  type Locale,
+  localePrefixOf,
+} from '@ferry/core';
 import i18next, { type BackendModule, type i18n as I18n, type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { browserStore } from '../lib/storage';
 
-/** Locales with a full translation; the spec's other LOCALES fall back to English. */
-export const UI_LOCALES = ['en', 'fr'] as const;
-export type UiLocale = (typeof UI_LOCALES)[number];
-export const FALLBACK_LOCALE: UiLocale = 'en';
+/**
+ * Every language of the web app: one file per language in ./locales/<code>.json (the spec's code), found by
+ * the bundler, each its own chunk fetched when the language is first shown. Adding a language is adding its
+ * file (locales.test.ts checks it is complete).
+ */
+const LOCALE_FILES = import.meta.glob<{ default: LocaleTree }>('./locales/*.json');
+
+function codeOfFile(file: string): string {
+  return file.slice('./locales/'.length, -'.json'.length);
+}
+
+/** The translated languages, in the spec's order (core's LOCALE_TABLE); English first. */
+export const UI_LOCALES: readonly Locale[] = LOCALE_TABLE.map((row) => row.code).filter((code) =>
+  Object.keys(LOCALE_FILES).some((file) => codeOfFile(file) === code),
+);
+export type UiLocale = Locale;
+export const FALLBACK_LOCALE: UiLocale = DEFAULT_LOCALE;
 /** Namespaces as the spec names them (uploader:…, downloader:…), plus common, notifications, auth, account, errors and billing. */
 export const NAMESPACES = [
   'common',
@@ -27,22 +48,15 @@ export const LOCALE_STORAGE_KEY = 'ferry.locale';
 
 type LocaleTree = Record<(typeof NAMESPACES)[number], Record<string, unknown>>;
 
-/**
- * Each language is its own chunk, fetched when it is first shown: a visitor downloads one language, not all.
- * (A literal import per language, so the bundler makes one chunk of each JSON file.)
- */
-const LOCALE_LOADERS: Record<UiLocale, () => Promise<{ default: LocaleTree }>> = {
-  en: () => import('./locales/en.json'),
-  fr: () => import('./locales/fr.json'),
-};
-
 const loading = new Map<UiLocale, Promise<LocaleTree>>();
 
 /** Loads a language's file once; a failed load is tried again next time. */
 export function loadLocale(lng: UiLocale): Promise<LocaleTree> {
   let pending = loading.get(lng);
   if (!pending) {
-    pending = LOCALE_LOADERS[lng]().then((module) => module.default);
+    const load = LOCALE_FILES[`./locales/${lng}.json`];
+    if (!load) return Promise.reject(new Error(`No translation file for ${lng}`));
+    pending = load().then((module) => module.default);
     pending.catch(() => loading.delete(lng));
     loading.set(lng, pending);
   }
@@ -65,8 +79,8 @@ const localeBackend: BackendModule = {
   },
 };
 
-/** The spec's locale codes for languages whose BCP 47 code differs (ja → jp, ko → kr). */
-const SPEC_CODES: Record<string, string> = { ja: 'jp', ko: 'kr', cs: 'ccs' };
+/** The spec's locale codes for languages whose BCP 47 code differs (ja → jp, ko → kr; Nynorsk readers get Norsk). */
+const SPEC_CODES: Record<string, string> = { ja: 'jp', ko: 'kr', cs: 'ccs', nn: 'no' };
 
 function isUiLocale(code: string): code is UiLocale {
   return (UI_LOCALES as readonly string[]).includes(code);
@@ -80,8 +94,8 @@ export function specLocaleOf(tag: string): string | null {
 }
 
 /**
- * The language to show: the user's own choice if saved, else the first browser language that is translated,
- * else English.
+ * The language to show without a URL prefix or an account's choice: the choice saved in this browser, else
+ * the first browser language that is translated, else English.
  */
 export function detectLocale(saved: string | null, browserLanguages: readonly string[]): UiLocale {
   if (saved && isUiLocale(saved)) return saved;
@@ -92,15 +106,79 @@ export function detectLocale(saved: string | null, browserLanguages: readonly st
   return FALLBACK_LOCALE;
 }
 
+/**
+ * Pages of the public site: at their bare path they are English, whoever looks (search engines index that
+ * address); every other language is under its prefix (/fr/prices).
+ */
+export const SITE_PAGES: readonly string[] = ['/prices'];
+
+function isSitePage(path: string): boolean {
+  const bare = path
+    .split(/[?#]/)[0]!
+    .replace(/(.)\/+$/, '$1')
+    .toLowerCase();
+  return SITE_PAGES.includes(bare);
+}
+
+/**
+ * The language of a page, in the order of issue 21: the URL's prefix (`/fr/…`), else the signed-in account's
+ * language, else the choice saved in this browser, else the browser's languages, else English. A site page at
+ * its bare path is English.
+ */
+export function chooseLocale(sources: {
+  pathname: string;
+  account?: string | null;
+  saved: string | null;
+  browser: readonly string[];
+}): UiLocale {
+  const prefix = localePrefixOf(sources.pathname);
+  if (prefix && isUiLocale(prefix.locale)) return prefix.locale;
+  if (isSitePage(prefix?.rest ?? sources.pathname)) return FALLBACK_LOCALE;
+  const account = sources.account ? specLocaleOf(sources.account) : null;
+  if (account && isUiLocale(account)) return account;
+  return detectLocale(sources.saved, sources.browser);
+}
+
+/**
+ * The router's basename for a page's address: its locale prefix as written (`/fr`, `/JP`), so that every
+ * in-app link stays in the language; undefined at a bare path.
+ */
+export function basenameOf(pathname: string): string | undefined {
+  if (!localePrefixOf(pathname)) return undefined;
+  return `/${pathname.split(/[/?#]/)[1]}`;
+}
+
+/** The choice saved in this browser (the switcher's), or null. */
+export function savedLocale(): string | null {
+  try {
+    return browserStore()?.getItem(LOCALE_STORAGE_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 function browserLanguages(): string[] {
   if (typeof navigator === 'undefined') return [];
   return navigator.languages?.length ? [...navigator.languages] : [navigator.language].filter(Boolean);
 }
 
-function applyToDocument(lng: string, instance: I18n): void {
+/** `<html lang>` is the language's BCP 47 tag (ja for jp, zh-Hans for zh) and `dir` is rtl for ar and fa. */
+export function applyToDocument(lng: string): void {
   if (typeof document === 'undefined') return;
-  document.documentElement.lang = lng;
-  document.documentElement.dir = instance.dir(lng);
+  document.documentElement.lang = bcp47Of(lng);
+  document.documentElement.dir = directionOf(lng);
+}
+
+/**
+ * i18next picks plural forms with Intl.PluralRules of the language's code; the spec's codes are not all BCP 47
+ * ('jp', 'kr', 'ccs' would get English rules), so the rules are those of the language's tag.
+ */
+function pluralRulesByTag(instance: I18n): void {
+  const resolver = instance.services.pluralResolver as {
+    getRule: (code: string, options?: unknown) => Intl.PluralRules | undefined;
+  };
+  const getRule = resolver.getRule.bind(resolver);
+  resolver.getRule = (code, options) => getRule(bcp47Of(code), options);
 }
 
 /**
@@ -113,7 +191,13 @@ export async function initI18n(instance: I18n = i18next, lng?: string, bundled?:
   if (!instance.isInitialized) {
     instance.use(initReactI18next).use(localeBackend);
     const ready = instance.init({
-      lng: lng ?? detectLocale(browserStore()?.getItem(LOCALE_STORAGE_KEY) ?? null, browserLanguages()),
+      lng:
+        lng ??
+        chooseLocale({
+          pathname: typeof window === 'undefined' ? '/' : window.location.pathname,
+          saved: savedLocale(),
+          browser: browserLanguages(),
+        }),
       fallbackLng: false,
       supportedLngs: [...UI_LOCALES],
       load: 'languageOnly',
@@ -123,20 +207,26 @@ export async function initI18n(instance: I18n = i18next, lng?: string, bundled?:
       interpolation: { escapeValue: false },
       returnNull: false,
     });
-    instance.on('languageChanged', (next) => applyToDocument(next, instance));
+    pluralRulesByTag(instance);
+    instance.on('languageChanged', (next) => applyToDocument(next));
     await ready;
   }
-  applyToDocument(instance.language, instance);
+  applyToDocument(instance.language);
   return instance;
 }
 
-/** Switches language and remembers the choice. */
-export async function changeLocale(lng: UiLocale, instance: I18n = i18next): Promise<void> {
+/** Remembers the choice in this browser. */
+export function saveLocale(lng: UiLocale): void {
   try {
     browserStore()?.setItem(LOCALE_STORAGE_KEY, lng);
   } catch {
-    // Not remembered, still switched.
+    // Not remembered.
   }
+}
+
+/** Switches language in place and remembers the choice. */
+export async function changeLocale(lng: UiLocale, instance: I18n = i18next): Promise<void> {
+  saveLocale(lng);
   await instance.changeLanguage(lng);
 }
 

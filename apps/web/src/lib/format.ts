@@ -1,4 +1,13 @@
-import { formatSize } from '@ferry/core';
+import { bcp47Of, formatSize } from '@ferry/core';
+
+/**
+ * The BCP 47 tag Intl needs for a language of the app: every formatter goes through it, so that the spec's
+ * codes format right ('jp' as ja, 'kr' as ko, 'ccs' as cs, 'zh' as zh-Hans). Pass `i18n.language` to the
+ * formatters below, or wrap it with this before calling Intl or toLocale* directly.
+ */
+export function intlLocale(locale: string): string {
+  return bcp47Of(locale);
+}
 
 /** "12.3 MB/s" style, sizes in units of 1000 like every size the app shows (spec §2). */
 export function formatSpeed(bytesPerSecond: number): string {
@@ -6,7 +15,11 @@ export function formatSpeed(bytesPerSecond: number): string {
 }
 
 function unit(locale: string, value: number, name: 'hour' | 'minute' | 'second'): string {
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay: 'narrow' }).format(value);
+  return new Intl.NumberFormat(intlLocale(locale), {
+    style: 'unit',
+    unit: name,
+    unitDisplay: 'narrow',
+  }).format(value);
 }
 
 /** A short duration in the user's language: "1h 5min", "2min 30s", "45s" (the exact form is Intl's). */
@@ -38,23 +51,27 @@ export function formatWait(totalSeconds: number, locale: string): string {
       : minutes < 60
         ? [minutes, 'minute']
         : [Math.max(1, Math.round(seconds / 3600)), 'hour'];
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay: 'long' }).format(value);
+  return new Intl.NumberFormat(intlLocale(locale), { style: 'unit', unit: name, unitDisplay: 'long' }).format(
+    value,
+  );
 }
 
 /** A date and time in the user's locale, e.g. "12 March 2025 at 14:03". */
 export function formatDateTime(iso: string | Date, locale: string): string {
   const date = typeof iso === 'string' ? new Date(iso) : iso;
   if (Number.isNaN(date.getTime())) return '';
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(date);
+  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'long', timeStyle: 'short' }).format(date);
 }
 
 export function formatDate(iso: string | Date, locale: string): string {
   const date = typeof iso === 'string' ? new Date(iso) : iso;
   if (Number.isNaN(date.getTime())) return '';
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(date);
+  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'long' }).format(date);
 }
 
 /** A whole percentage in the user's locale ("42%", "42 %"). */
 export function formatPercent(percent: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(percent / 100);
+  return new Intl.NumberFormat(intlLocale(locale), { style: 'percent', maximumFractionDigits: 0 }).format(
+    percent / 100,
+  );
 }

@@ -28,7 +28,7 @@ export function transferSummary(overrides: Partial<TransferSummary> = {}): Trans
 /** A signed-in user's GET /api/auth/me answer. */
 export function signedInState(overrides: Partial<AuthState> = {}): AuthState {
   return {
-    user: { uid: 'u_1', email: 'ada@example.com', displayName: 'Ada' },
+    user: { uid: 'u_1', email: 'ada@example.com', displayName: 'Ada', locale: null },
     planType: 'NONE',
     payingUser: false,
     managerId: null,

@@ -113,7 +113,15 @@ export type SessionCookieResponse = z.infer<typeof SessionCookieResponse>;
 
 /** The signed-in state (spec §3 auth state) — GET /api/auth/me; the anonymous state is `{ user: null, … }`. */
 export const AuthState = z.object({
-  user: z.object({ uid: z.string(), email: z.string(), displayName: z.string().nullable() }).nullable(),
+  user: z
+    .object({
+      uid: z.string(),
+      email: z.string(),
+      displayName: z.string().nullable(),
+      /** The account's language (a spec locale code chosen in the profile or the switcher; null: none chosen). */
+      locale: z.string().nullable(),
+    })
+    .nullable(),
   planType: z.enum(PLAN_TYPES),
   payingUser: z.boolean(),
   managerId: z.string().nullable(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '../constants.js';
 import { PERMISSIONS, type TransferType } from '../enums.js';
 import { Email, PersonName } from './transfer.js';
 
@@ -127,6 +128,8 @@ export type UserProfile = z.infer<typeof UserProfile>;
 /** PATCH /api/user/users/{id}: any part of the profile; nested objects are merged. */
 export const UserProfileUpdate = z.object({
   info: z.object({ firstname: PersonName().nullable() }).optional(),
+  /** The account's language (spec §9 code): mails and, on bare paths, the web app speak it. */
+  locale: z.enum(LOCALES).optional(),
   notificationSettings: z
     .object({
       transfer: NotificationSettings.shape.transfer.partial().optional(),

@@ -15,6 +15,12 @@ describe('the web route table', () => {
     '/dashboard/admin/inboxes/i1/widgets/new',
     '/dashboard/admin/users',
     '/account/security?tab=1',
+    '/fr/prices',
+    '/fr',
+    '/fr/',
+    '/jp/dl/AbCdEfGhIjKlMnOp',
+    '/CCS/dashboard/admin/users',
+    '/kr/account/profile',
   ])('knows %s', (path) => {
     expect(isWebRoute(path)).toBe(true);
   });
@@ -29,6 +35,11 @@ describe('the web route table', () => {
     '/d/start',
     '/assets/missing.js',
     'signin',
+    '/en/prices',
+    '/en',
+    '/fr/no-such-page',
+    '/fr/fr/prices',
+    '/cs/prices',
   ])('does not know %s', (path) => {
     expect(isWebRoute(path)).toBe(false);
   });

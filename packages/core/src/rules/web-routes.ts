@@ -1,3 +1,5 @@
+import { localePrefixOf } from './locales.js';
+
 /**
  * Spec §2 dashboard routes that the web app answers with a "coming soon" page until they are built (the menu
  * names them). Adding one of these pages to the router leaves this list unchanged but moves its entry there.
@@ -67,12 +69,13 @@ const COMPILED = WEB_ROUTES.map(segmentsOf);
 
 /**
  * Whether `pathname` (no query or hash) is a page of the web app, matched as React Router matches: static
- * segments case-insensitively, `:param` one non-empty segment, a trailing slash ignored.
+ * segments case-insensitively, `:param` one non-empty segment, a trailing slash ignored. A page is one in
+ * every language: under a locale prefix too (`/fr/prices`, `/jp/dl/…`, `/fr` alone; never `/en/…`).
  */
 export function isWebRoute(pathname: string): boolean {
-  const path = pathname.split(/[?#]/)[0] ?? '';
-  if (!path.startsWith('/')) return false;
-  const segments = segmentsOf(path);
+  const full = pathname.split(/[?#]/)[0] ?? '';
+  if (!full.startsWith('/')) return false;
+  const segments = segmentsOf(localePrefixOf(full)?.rest ?? full);
   return COMPILED.some(
     (pattern) =>
       pattern.length === segments.length &&

@@ -551,7 +551,7 @@ export class FakeFerryServer {
   private authState(actor: FakeActor | null) {
     const a = actor?.account;
     return {
-      user: a ? { uid: a.uid, email: a.email, displayName: a.displayName } : null,
+      user: a ? { uid: a.uid, email: a.email, displayName: a.displayName, locale: null } : null,
       planType: a?.planType ?? 'NONE',
       payingUser: a !== undefined && a.planType !== 'NONE',
       managerId: a?.managerId ?? null,

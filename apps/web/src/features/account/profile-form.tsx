@@ -2,10 +2,11 @@ import type { UserProfile } from '@ferry/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { AlertIcon } from '../../components/icons';
-import { autonym } from '../../components/language-switcher';
+import { autonym, switchLanguage } from '../../components/language-switcher';
 import { useDescribeError } from '../../hooks/use-describe-error';
-import { changeLocale, UI_LOCALES, type UiLocale } from '../../i18n';
+import { UI_LOCALES, type UiLocale } from '../../i18n';
 import { ApiError } from '../../lib/api';
 import { updateUserProfile } from '../../lib/auth-api';
 import { ACCOUNT_QUERY_KEY, useAuth } from '../auth/auth-context';
@@ -36,7 +37,8 @@ export function firstnameUpdate(
 
 /**
  * First name (the name shown in the header and to recipients, the account's display name) and language.
- * The name is saved with PATCH /api/user/users/{id}; the language applies at once to this browser.
+ * Both are saved with PATCH /api/user/users/{id}; a new language then reloads the page under its prefix, as
+ * the header's switcher does.
  */
 export function ProfileForm({ uid, profile }: { uid: string; profile: UserProfile }) {
   const { t, i18n } = useTranslation();
@@ -44,6 +46,7 @@ export function ProfileForm({ uid, profile }: { uid: string; profile: UserProfil
   const toast = useToast();
   const describe = useDescribeError();
   const queryClient = useQueryClient();
+  const location = useLocation();
   const id = useId();
   const [firstname, setFirstname] = useState(profile.info.firstname ?? '');
   const current = (i18n.resolvedLanguage ?? i18n.language) as UiLocale;
@@ -59,13 +62,20 @@ export function ProfileForm({ uid, profile }: { uid: string; profile: UserProfil
     setBusy(true);
     setProblem(null);
     try {
-      // The language first: what follows (messages, errors) is in the language just chosen.
-      if (language !== i18n.language) await changeLocale(language, i18n);
-      const update = firstnameUpdate(firstname, profile.info.firstname);
-      if (update) {
+      const newLanguage = language !== current;
+      const update = {
+        ...firstnameUpdate(firstname, profile.info.firstname),
+        ...(newLanguage ? { locale: language } : {}),
+      };
+      if (Object.keys(update).length > 0) {
         const saved = await updateUserProfile(uid, update);
         queryClient.setQueryData(profileQueryKey(uid), saved);
         setFirstname(saved.info.firstname ?? '');
+        // The page in the account's new language, at the same place.
+        if (newLanguage) {
+          await switchLanguage(language, location, null);
+          return;
+        }
         // The display name of the auth state (header menu, sender name) follows.
         void auth.reload();
       }

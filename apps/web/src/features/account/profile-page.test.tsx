@@ -1,5 +1,6 @@
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { navigation } from '../../components/language-switcher';
 import { changeLocale } from '../../i18n';
 import { coded, json, mockApi } from '../../test/api-mock';
 import { authHarness } from '../../test/auth-harness';
@@ -33,7 +34,12 @@ describe('/account/profile: first name and language', () => {
     const api = mockApi({
       'GET /api/auth/me': [
         () => json(signedInState()),
-        () => json(signedInState({ user: { uid: 'u_1', email: 'ada@example.com', displayName: 'Ada L.' } })),
+        () =>
+          json(
+            signedInState({
+              user: { uid: 'u_1', email: 'ada@example.com', displayName: 'Ada L.', locale: null },
+            }),
+          ),
       ],
       'GET /api/user/users/u_1': () => json(userProfile()),
       'PATCH /api/user/users/u_1': () => json(userProfile({ info: { firstname: 'Ada L.' } })),
@@ -55,7 +61,31 @@ describe('/account/profile: first name and language', () => {
     expect(api.to('PATCH /api/user/users/u_1')).toHaveLength(1);
   });
 
-  it('switches the language, and tells a refused save in the language chosen', async () => {
+  it("saves the account's language, then loads the page in it", async () => {
+    const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => undefined);
+    const api = mockApi({
+      'GET /api/auth/me': () => json(signedInState()),
+      'GET /api/user/users/u_1': () => json(userProfile()),
+      'PATCH /api/user/users/u_1': () => json(userProfile()),
+    });
+    const root = await open();
+    const language = byTestId<HTMLSelectElement>(root, 'profile-language');
+    expect(language.value).toBe('en');
+    expect([...language.options].map((o) => o.textContent)).toContain('Français');
+    expect([...language.options].map((o) => o.textContent)).toContain('日本語');
+    await act(async () => {
+      language.value = 'jp';
+      language.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await click(byTestId(root, 'profile-save'));
+    await until(() => assign.mock.calls.length > 0, 'the page load');
+    expect(api.to('PATCH /api/user/users/u_1')[0]?.body).toEqual({ locale: 'jp' });
+    expect(assign).toHaveBeenCalledWith('/jp/account/profile');
+    expect(localStorage.getItem('ferry.locale')).toBe('jp');
+  });
+
+  it('tells a refused save and stays in the language shown', async () => {
+    const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => undefined);
     mockApi({
       'GET /api/auth/me': () => json(signedInState()),
       'GET /api/user/users/u_1': () => json(userProfile()),
@@ -63,23 +93,15 @@ describe('/account/profile: first name and language', () => {
     });
     const root = await open();
     const language = byTestId<HTMLSelectElement>(root, 'profile-language');
-    expect(language.value).toBe('en');
-    expect([...language.options].map((o) => o.textContent)).toEqual(['English', 'Français']);
-    await typeInto(byTestId(root, 'profile-firstname'), '');
     await act(async () => {
       language.value = 'fr';
       language.dispatchEvent(new Event('change', { bubbles: true }));
     });
     await click(byTestId(root, 'profile-save'));
-    // The French texts are loaded on demand (a separate chunk): wait for them rather than for a number of ticks.
-    await until(() => document.documentElement.lang === 'fr', 'the French texts');
     await settle();
-    expect(document.documentElement.lang).toBe('fr');
-    expect(localStorage.getItem('ferry.locale')).toBe('fr');
-    expect(byTestId(root, 'profile-error').textContent).toContain(
-      'Certaines informations ne sont pas valides',
-    );
-    expect(byTestId(root, 'profile-save').textContent).toBe('Enregistrer');
+    expect(byTestId(root, 'profile-error').textContent).toContain('Some information is not valid');
+    expect(assign).not.toHaveBeenCalled();
+    expect(document.documentElement.lang).toBe('en');
   });
 
   it('shows loading, then a load error with a retry', async () => {

@@ -1,3 +1,5 @@
+import { intlLocale } from '../../lib/format';
+
 /** ISO 3166-1 alpha-2 codes offered in the country pickers (their names come from Intl in the user's language). */
 export const COUNTRY_CODES = (
   'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY ' +
@@ -13,11 +15,11 @@ export const COUNTRY_CODES = (
 export function countryOptions(locale: string): Array<[string, string]> {
   let names: Intl.DisplayNames | null = null;
   try {
-    names = new Intl.DisplayNames([locale], { type: 'region' });
+    names = new Intl.DisplayNames([intlLocale(locale)], { type: 'region' });
   } catch {
     names = null;
   }
   return COUNTRY_CODES.map((code): [string, string] => [code, names?.of(code) ?? code]).sort((a, b) =>
-    a[1].localeCompare(b[1], locale),
+    a[1].localeCompare(b[1], intlLocale(locale)),
   );
 }

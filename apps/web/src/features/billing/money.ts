@@ -1,8 +1,9 @@
 import { type BillingFrequency, FREQUENCY_MONTHS, type PlanOffer } from '@ferry/core';
+import { intlLocale } from '../../lib/format';
 
 /** Minor units of a currency (cents) in the user's language: 1250 EUR → "€12.50" / "12,50 €". */
 export function formatMoney(minor: number, currency: string, locale: string): string {
-  const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+  const format = new Intl.NumberFormat(intlLocale(locale), { style: 'currency', currency });
   const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
   return format.format(minor / 10 ** digits);
 }

@@ -1,4 +1,5 @@
 import type { BillingFrequency, PlanCode, PlanOffer } from '@ferry/core';
+import { intlLocale } from '../../lib/format';
 
 /** The PREMIUM family: one card with a storage choice (spec §3 codes, §9 storage). */
 export const PREMIUM_FAMILY: readonly PlanCode[] = ['PREMIUM', 'PREMIUM_2TB', 'PREMIUM_5TB', 'PREMIUM_10TB'];
@@ -8,7 +9,9 @@ export const TEAM_FAMILY: readonly PlanCode[] = ['TEAM', 'TEAM10', 'TEAM25'];
 /** Storage in the user's language: 1000 GB → "1 TB", 500 GB → "500 GB". */
 export function formatStorage(storageGB: number, locale: string): string {
   const [value, unit] = storageGB >= 1000 ? [storageGB / 1000, 'terabyte'] : [storageGB, 'gigabyte'];
-  return new Intl.NumberFormat(locale, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
+  return new Intl.NumberFormat(intlLocale(locale), { style: 'unit', unit, maximumFractionDigits: 1 }).format(
+    value,
+  );
 }
 
 /** The self-service plans of a catalogue, in the order of the spec's codes. */

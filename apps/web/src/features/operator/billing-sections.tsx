@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertIcon } from '../../components/icons';
 import { useDescribeError } from '../../hooks/use-describe-error';
-import { formatDate } from '../../lib/format';
+import { formatDate, intlLocale } from '../../lib/format';
 import {
   listOperatorInvoices,
   listOperatorSubscriptions,
@@ -17,7 +17,7 @@ import { OPERATOR_KEY, operatorKeys } from './operator-keys';
 
 /** An amount in minor units as money of its currency, in the page's language. */
 export function formatMoney(minor: number, currency: string, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(minor / 100);
+  return new Intl.NumberFormat(intlLocale(locale), { style: 'currency', currency }).format(minor / 100);
 }
 
 export function SubscriptionsSection() {

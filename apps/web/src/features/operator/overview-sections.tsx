@@ -4,7 +4,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertIcon } from '../../components/icons';
 import { useDescribeError } from '../../hooks/use-describe-error';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, intlLocale } from '../../lib/format';
 import { listOperatorActions, operatorFigures } from '../../lib/operator-api';
 import { operatorKeys } from './operator-keys';
 
@@ -17,7 +17,7 @@ export function FiguresSection() {
     queryKey: operatorKeys.figures,
     queryFn: ({ signal }) => operatorFigures(signal),
   });
-  const count = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
+  const count = (n: number) => new Intl.NumberFormat(intlLocale(i18n.language)).format(n);
   const f = figures.data;
   return (
     <section aria-labelledby={`${id}-title`} data-testid="operator-figures">

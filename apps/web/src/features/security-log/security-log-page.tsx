@@ -11,6 +11,7 @@ import { LabelledField } from '../../components/labelled-field';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { ApiError } from '../../lib/api';
 import { PRODUCT_NAME } from '../../lib/config';
+import { intlLocale } from '../../lib/format';
 import {
   getSecurityLogSettings,
   listSecurityLogs,
@@ -114,7 +115,7 @@ function EntryRow({ entry }: { entry: SecurityLogEntry }) {
     <tr data-testid="security-log-row" data-action={entry.action}>
       <td>
         <time dateTime={entry.at}>
-          {at.toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' })}
+          {at.toLocaleString(intlLocale(i18n.language), { dateStyle: 'medium', timeStyle: 'medium' })}
         </time>
       </td>
       <td>{entry.actor ?? t('securitylog:unknown_actor')}</td>

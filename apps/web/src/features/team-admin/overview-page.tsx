@@ -4,6 +4,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { PRODUCT_NAME } from '../../lib/config';
+import { intlLocale } from '../../lib/format';
 import { useAuth } from '../auth/auth-context';
 import { getTeamOverview } from './team-api';
 import { teamIdOf } from './transfer-policy-page';
@@ -58,7 +59,7 @@ export function TeamOverviewPage() {
   });
   const size = (bytes: number) => formatSize(bytes);
   const day = (d: TeamActivityDay) =>
-    new Date(`${d.date}T00:00:00Z`).toLocaleDateString(i18n.language, {
+    new Date(`${d.date}T00:00:00Z`).toLocaleDateString(intlLocale(i18n.language), {
       day: 'numeric',
       month: 'short',
       timeZone: 'UTC',

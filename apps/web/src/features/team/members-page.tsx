@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { LabelledField } from '../../components/labelled-field';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { PRODUCT_NAME } from '../../lib/config';
+import { formatDate } from '../../lib/format';
 import {
   inviteTeamMembers,
   listTeamMembers,
@@ -79,7 +80,7 @@ function MemberRow({
   onChanged: () => Promise<void>;
   onError: (error: unknown) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [busy, setBusy] = useState(false);
   const act = async (work: () => Promise<unknown>, confirmText?: string) => {
     if (confirmText && !window.confirm(confirmText)) return;
@@ -105,7 +106,7 @@ function MemberRow({
         {member.lastSignInAt && (
           <span className="muted team-last">
             {' '}
-            · {t('team:last_sign_in', { date: new Date(member.lastSignInAt).toLocaleDateString() })}
+            · {t('team:last_sign_in', { date: formatDate(member.lastSignInAt, i18n.language) })}
           </span>
         )}
       </td>

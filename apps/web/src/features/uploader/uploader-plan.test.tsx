@@ -228,7 +228,7 @@ describe('uploader with the plan, settings and template of the signed-in user', 
       'GET /api/auth/me': () =>
         json(
           signedInState({
-            user: { uid: 'u_2', email: 'bo@example.com', displayName: null },
+            user: { uid: 'u_2', email: 'bo@example.com', displayName: null, locale: null },
             planType: 'TEAM',
             payingUser: true,
             managerId: 'm_1',
@@ -328,7 +328,7 @@ describe('uploader with the plan, settings and template of the signed-in user', 
         () =>
           json(
             signedInState({
-              user: { uid: 'u_9', email: 'cy@example.com', displayName: 'Cy' },
+              user: { uid: 'u_9', email: 'cy@example.com', displayName: 'Cy', locale: null },
               planType: 'PREMIUM',
               payingUser: true,
             }),

@@ -20,13 +20,17 @@ describe('widget embedding', () => {
   it('takes the language of ?lang= when translated, else the browser’s, else English', () => {
     expect(widgetLocale('fr', ['en-US'])).toBe('fr');
     expect(widgetLocale('FR-ca', ['en-US'])).toBe('fr');
-    expect(widgetLocale('de', ['fr-CH', 'en'])).toBe('fr');
-    expect(widgetLocale(null, ['es-ES'])).toBe('en');
+    expect(widgetLocale('tlh', ['fr-CH', 'en'])).toBe('fr');
+    expect(widgetLocale('ja', ['en-US'])).toBe('jp');
+    expect(widgetLocale('jp', ['en-US'])).toBe('jp');
+    expect(widgetLocale(null, ['es-ES'])).toBe('es');
+    expect(widgetLocale(null, ['tlh'])).toBe('en');
   });
 
   it('knows the widget page (the one framed page) from every other', () => {
     expect(isWidgetPath('/widgets/AbCdEfGhIjKlMnOp')).toBe(true);
     expect(isWidgetPath('/widgets/AbCdEfGhIjKlMnOp/')).toBe(true);
+    expect(isWidgetPath('/fr/widgets/AbCdEfGhIjKlMnOp')).toBe(true);
     expect(isWidgetPath('/widgets/')).toBe(false);
     expect(isWidgetPath('/widgets/a/b')).toBe(false);
     expect(isWidgetPath('/dashboard/admin/inboxes')).toBe(false);

@@ -1,15 +1,18 @@
+import { localePrefixOf } from '@ferry/core';
 import { type RefObject, useEffect, useLayoutEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { detectLocale, UI_LOCALES, type UiLocale } from '../../i18n';
+import { detectLocale, specLocaleOf, UI_LOCALES, type UiLocale } from '../../i18n';
 
 /** The message /widget.js listens for to size the iframe (apps/server widget-script.routes.ts). */
 export const HEIGHT_MESSAGE = 'ferry:widget-height';
 
-/** `?lang=fr` (or fr-CA) when it is a translated language, else the browser's; never saved for the app. */
+/**
+ * `?lang=fr` (or fr-CA, ja, jp) when it is a translated language, else the browser's; never saved for the app.
+ */
 export function widgetLocale(lang: string | null, browserLanguages: readonly string[]): UiLocale {
-  const base = (lang ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
-  if ((UI_LOCALES as readonly string[]).includes(base)) return base as UiLocale;
+  const code = specLocaleOf(lang ?? '');
+  if (code && (UI_LOCALES as readonly string[]).includes(code)) return code as UiLocale;
   return detectLocale(null, browserLanguages);
 }
 
@@ -57,5 +60,5 @@ export function useReportHeight(root: RefObject<HTMLElement | null>): void {
 
 /** `/widgets/{widgetId}`: the page other sites frame, which runs without the app's session (app.tsx). */
 export function isWidgetPath(pathname: string): boolean {
-  return /^\/widgets\/[^/]+\/?$/.test(pathname);
+  return /^\/widgets\/[^/]+\/?$/.test(localePrefixOf(pathname)?.rest ?? pathname);
 }

@@ -4,7 +4,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { i18next } from '../../i18n';
 import { coded, json, mockApi } from '../../test/api-mock';
-import { byTestId, click, type Rendered, render, settle, typeInto } from '../../test/render';
+import { byTestId, click, type Rendered, render, settle, typeInto, until } from '../../test/render';
 import { WIDGET_ID, widgetPoint } from '../inboxes/inboxes.fixture';
 import { WidgetPage } from './widget-page';
 import { WidgetReceipt } from './widget-receipt';
@@ -170,6 +170,9 @@ describe('/widgets/:widgetId', () => {
 
   it('says when the widget does not exist, and speaks the language of ?lang=', async () => {
     const { root } = await open({ [POINT]: () => coded(404, 'NOT_FOUND') }, `/widgets/${WIDGET_ID}?lang=fr`);
+    // The French texts are their own chunk: wait for them rather than for a number of ticks.
+    await until(() => document.documentElement.lang === 'fr', 'the French texts');
+    await settle();
     expect(byTestId(root, 'widget-not-found').textContent).toContain('Ce formulaire de dépôt n’existe plus.');
     expect(document.documentElement.lang).toBe('fr');
   });
