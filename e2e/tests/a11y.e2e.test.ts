@@ -216,13 +216,18 @@ async function tabWalk(page: Page, label: string): Promise<string[]> {
         const s = getComputedStyle(el);
         return (s.outlineStyle !== 'none' && Number.parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none';
       };
-      // The ring may be drawn by the element, or for a visually hidden input by what shows it (its label,
-      // the switch or option around it).
-      const painted =
-        e.matches(':focus-visible') &&
-        (ringOf(e) ||
-          Array.from(e.parentElement?.querySelectorAll('*') ?? []).some((x) => x !== e && ringOf(x)) ||
-          (e.parentElement ? ringOf(e.parentElement) : false));
+      // The ring is drawn by the element, or for a visually hidden input (a switch, a card-like option) by what
+      // shows it: its label, the element around it or the one right after it.
+      const box = e.getBoundingClientRect();
+      const painters =
+        box.width <= 1 || box.height <= 1
+          ? [
+              ...Array.from((e as HTMLInputElement).labels ?? []),
+              e.parentElement,
+              e.nextElementSibling,
+            ].filter((x): x is Element => x !== null)
+          : [];
+      const painted = e.matches(':focus-visible') && (ringOf(e) || painters.some(ringOf));
       return {
         key: e.dataset.a11yKey ?? `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}`,
         visible: painted,
@@ -234,6 +239,7 @@ async function tabWalk(page: Page, label: string): Promise<string[]> {
     seen.add(stop.key);
     if (expected.every((k) => seen.has(k)) && stops.length > expected.length) break;
   }
+  console.info(`a11y: ${label}: ${expected.length} tab stops, ${stops.length} Tab presses`);
   const problems: string[] = [];
   const missed = expected.filter((k) => !seen.has(k));
   if (missed.length > 0) {
