@@ -106,7 +106,7 @@ export function UserMenu() {
       >
         <span className="avatar" aria-hidden="true">
           {initialOf(user.displayName, user.email)}
-        </span>
+        </span>{' '}
         <span className="user-menu-email">{user.email}</span>
       </button>
       <div id={`${id}-panel`} className="user-menu-panel" hidden={!open} data-testid="user-menu">

@@ -306,7 +306,13 @@ export function SecurityLogPage() {
             </p>
           )}
           {list.data && list.data.entries.length > 0 && (
-            <div className="security-log-scroll">
+            // A region that scrolls sideways on a narrow screen: it takes focus, so the keyboard can scroll it.
+            <section
+              className="security-log-scroll"
+              aria-label={t('securitylog:entries')}
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1)
+              tabIndex={0}
+            >
               <table className="security-log-table" data-testid="security-log-table">
                 <thead>
                   <tr>
@@ -324,7 +330,7 @@ export function SecurityLogPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </section>
           )}
           <nav className="security-log-pages" aria-label={t('securitylog:title')}>
             {cursors.length > 0 && (
