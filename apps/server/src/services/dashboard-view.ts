@@ -2,12 +2,40 @@ import {
   type RecipientTimelineEntry,
   type TransferDownloadView,
   TransferId,
+  type TransferListItem,
   type TransferListSort,
+  transferStatusLabel,
 } from '@ferry/core';
-import type { DownloadRow, RecipientTimelineRow } from '../db/dashboard.repository.js';
+import type { DownloadRow, RecipientTimelineRow, TransferListRow } from '../db/dashboard.repository.js';
 import { AppError } from './app-error.js';
 
 /** The pure parts of the dashboard: list cursors, the expiry a user asks for, recipients' timelines. */
+
+/**
+ * A list row as the dashboard's lists answer it (the user's own, and a team's): `link` is the one the viewer follows,
+ * `now` says whether it has expired. Lists add their own fields (files, owner) beside.
+ */
+export function listItemOf(r: TransferListRow, link: string, now: number): Omit<TransferListItem, 'files'> {
+  return {
+    id: r.id,
+    type: r.type,
+    status: r.status,
+    statusLabel: transferStatusLabel(r.status),
+    name: r.name,
+    link,
+    createdAt: r.createdAt.toISOString(),
+    expiresAt: r.expiresAt.toISOString(),
+    expired: r.expiresAt.getTime() <= now,
+    totalSize: r.totalSize,
+    fileCount: r.fileCount,
+    recipientCount: r.recipientCount,
+    downloadCount: r.direction === 'sent' ? r.downloadCount : null,
+    passwordProtected: r.passwordProtected,
+    senderEmail: r.senderEmail,
+    senderEmailVerified: r.senderEmailVerified,
+    direction: r.direction,
+  };
+}
 
 const TIMESTAMP_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 /** What a cursor's key may be for each sort (a name key is a lowercase name: never NUL, at most 255 bytes). */

@@ -15,7 +15,7 @@ import type { DashboardRepository } from '../db/dashboard.repository.js';
 import type { PgAdditionRepository } from '../db/dashboard-additions.repository.js';
 import type { Authenticated } from './auth.service.js';
 import { type DashboardAccess, type DashboardContext, signedIn } from './dashboard-access.js';
-import { buildTimelines, readCursor, writeCursor } from './dashboard-view.js';
+import { buildTimelines, listItemOf, readCursor, writeCursor } from './dashboard-view.js';
 import type { LimitsService } from './limits.service.js';
 import type { NotificationService } from './notification.service.js';
 import type { TransferRecord, TransferRepository } from './ports.js';
@@ -71,28 +71,15 @@ export class DashboardService {
     const now = this.now().getTime();
     return {
       items: page.map((r) => ({
-        id: r.id,
-        type: r.type,
-        status: r.status,
-        statusLabel: transferStatusLabel(r.status),
-        name: r.name,
-        link:
+        ...listItemOf(
+          r,
           r.direction === 'sent' // the sender's own link (for S1, the one their mails carry)
             ? this.notifications.senderLink({ id: r.id, type: r.type }, ctx.origin)
             : r.type === 'S3' // received S3 transfers are the user's own
               ? downloadLink(ctx.origin, r.id)
               : `${downloadLink(ctx.origin, r.id)}?userSecret=${this.notifications.recipientSecret(r.id, user.email)}`,
-        createdAt: r.createdAt.toISOString(),
-        expiresAt: r.expiresAt.toISOString(),
-        expired: r.expiresAt.getTime() <= now,
-        totalSize: r.totalSize,
-        fileCount: r.fileCount,
-        recipientCount: r.recipientCount,
-        downloadCount: r.direction === 'sent' ? r.downloadCount : null,
-        passwordProtected: r.passwordProtected,
-        senderEmail: r.senderEmail,
-        senderEmailVerified: r.senderEmailVerified,
-        direction: r.direction,
+          now,
+        ),
         ...(files ? { files: files.get(r.id) ?? [] } : {}),
       })),
       nextCursor: rows.length > query.limit && last ? writeCursor(query.sort, query.dir, last) : null,

@@ -7,7 +7,6 @@ import {
   type TeamTransferListResponse,
   TRANSFER_LIST_TOTAL_CAP,
   teamLicences,
-  transferStatusLabel,
 } from '@ferry/core';
 import type { PgAccountRepository, UserRecord } from '../db/account.repository.js';
 import type { DashboardRepository } from '../db/dashboard.repository.js';
@@ -16,7 +15,7 @@ import type { PgTeamMembersRepository } from '../db/team-members.repository.js';
 import { AppError } from './app-error.js';
 import type { Authenticated } from './auth.service.js';
 import type { DashboardContext } from './dashboard-access.js';
-import { readCursor, writeCursor } from './dashboard-view.js';
+import { listItemOf, readCursor, writeCursor } from './dashboard-view.js';
 import { planOf } from './effective-plan.js';
 import type { NotificationService } from './notification.service.js';
 import type { TransferRepository } from './ports.js';
@@ -107,23 +106,9 @@ export class TeamAdminService {
     const now = this.now().getTime();
     return {
       items: page.map((r) => ({
-        id: r.id,
-        type: r.type,
-        status: r.status,
-        statusLabel: transferStatusLabel(r.status),
-        name: r.name,
-        link: this.links.senderLink({ id: r.id, type: r.type }, ctx.origin),
-        createdAt: r.createdAt.toISOString(),
-        expiresAt: r.expiresAt.toISOString(),
-        expired: r.expiresAt.getTime() <= now,
-        totalSize: r.totalSize,
-        fileCount: r.fileCount,
-        recipientCount: r.recipientCount,
+        ...listItemOf(r, this.links.senderLink({ id: r.id, type: r.type }, ctx.origin), now),
+        // A team's transfers are all sent ones: their download count is always shown.
         downloadCount: r.downloadCount,
-        passwordProtected: r.passwordProtected,
-        senderEmail: r.senderEmail,
-        senderEmailVerified: r.senderEmailVerified,
-        direction: r.direction,
         ownerUid: r.ownerId ?? '',
         ownerEmail: (r.ownerId && emails.get(r.ownerId)) || '',
         firstFileName: firstFiles.get(r.id) ?? null,
