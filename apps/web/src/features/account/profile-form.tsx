@@ -1,4 +1,4 @@
-import type { UserProfile } from '@ferry/core';
+import { bcp47Of, directionOf, type UserProfile } from '@ferry/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -121,7 +121,7 @@ export function ProfileForm({ uid, profile }: { uid: string; profile: UserProfil
           data-testid="profile-language"
         >
           {UI_LOCALES.map((code) => (
-            <option key={code} value={code} lang={code}>
+            <option key={code} value={code} lang={bcp47Of(code)} dir={directionOf(code)}>
               {autonym(code)}
             </option>
           ))}
