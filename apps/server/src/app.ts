@@ -22,7 +22,7 @@ import {
   frameworkErrorHandler,
   registerErrorHandling,
 } from './http/plugins/errors.plugin.js';
-import { registerSecurityHeaders } from './http/plugins/security-headers.plugin.js';
+import { type CspSources, registerSecurityHeaders } from './http/plugins/security-headers.plugin.js';
 import { registerTus } from './http/plugins/tus.plugin.js';
 import { registerWeb } from './http/plugins/web.plugin.js';
 import { authRoutes, registerAuthentication } from './http/routes/auth.routes.js';
@@ -81,6 +81,7 @@ import type { TeamTokenService } from './services/team-tokens.service.js';
 import type { TransferService } from './services/transfer.service.js';
 import type { UserService } from './services/user.service.js';
 import type { WebhookService } from './services/webhook.service.js';
+import { PublicSite } from './site/public-site.js';
 import type { HashingDataStore } from './storage/hashing-store.js';
 
 export interface AppDeps {
@@ -168,6 +169,13 @@ export function publicOriginOf(config: Pick<Config, 'publicUrl' | 'port'>, serve
   return `http://localhost:${port}`;
 }
 
+/** The audience script's origin joins the page's allowed scripts and connections (it loads only after consent). */
+function withAnalytics(sources: CspSources, scriptUrl: string | null): CspSources {
+  if (!scriptUrl) return sources;
+  const origin = new URL(scriptUrl).origin;
+  return { ...sources, script: [...sources.script, origin], connect: [...sources.connect, origin] };
+}
+
 const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 /** Builds the HTTP app from ready services; main.ts and every HTTP test call this. */
@@ -213,7 +221,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   const secure = config.publicUrl?.startsWith('https:') ?? false;
-  registerSecurityHeaders(app, secure, stripeCspSources(config.billing.stripe));
+  const csp = withAnalytics(stripeCspSources(config.billing.stripe), config.site.analyticsScriptUrl);
+  registerSecurityHeaders(app, secure, csp);
   await registerAuthentication(app, deps.auth, secure, config.publicUrl ?? null);
 
   await app.register(fastifySwagger, {
@@ -269,6 +278,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ),
   );
   registerTus(app, deps.uploadStore, deps.transfers, deps.metrics, deps.uploadLocker);
-  await registerWeb(app, config.webDist);
+  const site = new PublicSite({
+    // Read when a page is drawn: with PORT=0 the local origin is known only once the server listens.
+    get origin() {
+      return publicOrigin();
+    },
+    productName: config.productName,
+    madeInCountry: config.site.madeInCountry,
+    analyticsScriptUrl: config.site.analyticsScriptUrl,
+    legal: config.site.legal,
+    catalogue: () => deps.subscriptions.catalogueOf(),
+  });
+  await registerWeb(app, {
+    webDist: config.webDist,
+    site,
+    mainHost: config.publicUrl ? new URL(config.publicUrl).hostname.toLowerCase() : null,
+    csp,
+  });
   return app as unknown as FastifyInstance;
 }

@@ -101,6 +101,24 @@ const ConfigSchema = z
     DATABASE_URL: z.string().url().optional(),
     SECRET_KEY: z.string().min(32, 'SECRET_KEY must be at least 32 characters').optional(),
     PRODUCT_NAME: z.string().default('Ferry'),
+    // The public site (site/): the "made in" banner's country ('' turns it off), the optional audience script
+    // loaded only after consent, and the operator's identity on /legal.
+    MADE_IN_COUNTRY: z
+      .string()
+      .trim()
+      .regex(/^([A-Za-z]{2})?$/, 'a two-letter country code (FR, DE…), or empty to hide the banner')
+      .transform((v) => v.toUpperCase())
+      .default('FR'),
+    ANALYTICS_SCRIPT_URL: z
+      .string()
+      .url()
+      .refine((u) => /^https?:\/\//.test(u), 'must be an http(s):// address')
+      .optional(),
+    LEGAL_NAME: z.string().trim().min(1).optional(),
+    LEGAL_ADDRESS: z.string().trim().min(1).optional(),
+    LEGAL_REGISTRATION: z.string().trim().min(1).optional(),
+    LEGAL_CONTACT: z.string().trim().min(1).optional(),
+    LEGAL_HOST: z.string().trim().min(1).optional(),
     API_TOKEN_DAILY_QUOTA: z.coerce.number().int().min(1).default(100_000),
     WEBHOOK_ALLOW_PRIVATE: bool.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -234,6 +252,18 @@ const ConfigSchema = z
       databaseUrl: env.DATABASE_URL ?? null,
       secretKey: env.SECRET_KEY ?? null,
       productName: env.PRODUCT_NAME,
+      /** The public site (site/public-site.ts). */
+      site: {
+        madeInCountry: env.MADE_IN_COUNTRY,
+        analyticsScriptUrl: env.ANALYTICS_SCRIPT_URL ?? null,
+        legal: {
+          name: env.LEGAL_NAME ?? null,
+          address: env.LEGAL_ADDRESS?.replace(/\\n/g, '\n') ?? null,
+          registration: env.LEGAL_REGISTRATION ?? null,
+          contact: env.LEGAL_CONTACT ?? null,
+          host: env.LEGAL_HOST ?? null,
+        },
+      },
       apiTokenDailyQuota: env.API_TOKEN_DAILY_QUOTA,
       webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
       logLevel: env.LOG_LEVEL,

@@ -23,4 +23,5 @@ export * from './rules/format.js';
 export * from './rules/locales.js';
 export * from './rules/menu.js';
 export * from './rules/status.js';
+export * from './rules/site-pages.js';
 export * from './rules/web-routes.js';

@@ -94,3 +94,21 @@ export const GROUP_SCHEMA = z.record(z.string().regex(/^\/[a-z0-9/-]*$/), PAGE_S
 
 /** Fields a translation copies unchanged from English. */
 export const UNTRANSLATED_FIELDS = new Set(['type', 'href', 'image', 'code', 'form', 'updated', 'id']);
+
+/** A public app page's words (/, /prices…): its <title>, description, and the heading the HTML carries before the app runs. */
+export const APP_PAGE_SCHEMA = PAGE_SCHEMA.pick({
+  title: true,
+  description: true,
+  heading: true,
+  lead: true,
+});
+
+/**
+ * chrome.json: the words of the site's frame (menu, footer, cookie consent, forms, the plan table) and of the
+ * public app pages' HTML.
+ */
+export const CHROME_SCHEMA = z.object({
+  ui: z.record(z.string().regex(/^[a-zA-Z0-9.]+$/), text),
+  app: z.record(z.string().regex(/^\/[a-z0-9/-]*$/), APP_PAGE_SCHEMA),
+});
+export type SiteChrome = z.infer<typeof CHROME_SCHEMA>;

@@ -1,25 +1,103 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { isWebRoute } from '@ferry/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../services/app-error.js';
+import { SCREENSHOTS_DIR } from '../../site/assets.js';
+import type { PublicSite } from '../../site/public-site.js';
+import type { Visit } from '../../site/render.js';
+import { SESSION_COOKIE } from '../routes/auth.routes.js';
 import { errorBody } from './errors.plugin.js';
+import { type CspSources, contentSecurityPolicy } from './security-headers.plugin.js';
+
+export interface WebOptions {
+  webDist: string;
+  site: PublicSite;
+  /** PUBLIC_URL's host: the main domain, where the "made in" banner shows. Null: every host is the main one. */
+  mainHost: string | null;
+  csp: CspSources;
+}
+
+/** Pages are drawn from a few variants (path × language × banner), so their compressed copies are kept. */
+const compressed = new Map<string, Buffer>();
+const COMPRESSED_KEPT = 2000;
+
+/** An HTML answer compressed as the client accepts (brotli first, then gzip), with `Vary: Accept-Encoding`. */
+function sendHtml(request: FastifyRequest, reply: FastifyReply, html: string): FastifyReply {
+  reply.header('Vary', 'Accept-Encoding, Accept-Language, Cookie').type('text/html; charset=utf-8');
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : null;
+  if (!encoding) return reply.send(html);
+  const key = `${encoding}|${createHash('sha256').update(html).digest('base64')}`;
+  let body = compressed.get(key);
+  if (!body) {
+    body =
+      encoding === 'br'
+        ? zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6 } })
+        : zlib.gzipSync(html, { level: 6 });
+    if (compressed.size >= COMPRESSED_KEPT) compressed.delete(compressed.keys().next().value!);
+    compressed.set(key, body);
+  }
+  return reply.header('Content-Encoding', encoding).send(body);
+}
 
 /**
- * Serves the built web app: hashed assets cached for a year, each file as the `.br` or `.gz` copy the build
- * made beside it when the client accepts that encoding, and index.html for every other GET outside /api so
- * the client-side router can draw the page — with 200 for the app's routes (core's WEB_ROUTES) and 404 for
- * any other path, where the app shows its not-found page.
+ * Serves the public site and the built web app:
+ * - the site's pages (core SITE_PAGES, in every language) as complete HTML rendered on the server, with
+ *   sitemap.xml, robots.txt and the site's script, styles and guide screenshots under /site/;
+ * - the web app: hashed assets cached for a year, each file as the `.br` or `.gz` copy the build made beside it
+ *   when the client accepts that encoding, and index.html (with the page's language and head lines, the
+ *   consent widget and the site script added) for every other GET outside /api so the client-side router can
+ *   draw the page — with 200 for the app's routes (core's WEB_ROUTES) and 404 for any other path, where the app
+ *   shows its not-found page.
  */
-export async function registerWeb(app: FastifyInstance, webDist: string): Promise<void> {
+export async function registerWeb(app: FastifyInstance, options: WebOptions): Promise<void> {
+  const { webDist, site, mainHost } = options;
   const index = path.join(webDist, 'index.html');
   const hasWeb = existsSync(index);
+  const siteCsp = contentSecurityPolicy(options.csp).replace(
+    "style-src 'self'",
+    `style-src 'self' '${site.files.styleHash}'`,
+  );
+  const visitOf = (request: FastifyRequest): Visit => ({
+    signedIn: Boolean(request.cookies?.[SESSION_COOKIE]),
+    mainDomain: mainHost === null || request.hostname.split(':')[0]!.toLowerCase() === mainHost,
+  });
+  const text = (reply: FastifyReply, type: string, body: string, cache: string) =>
+    reply.header('Cache-Control', cache).type(type).send(body);
+
+  app.get('/sitemap.xml', (_request, reply) =>
+    text(reply, 'application/xml; charset=utf-8', site.sitemap(), 'public, max-age=3600'),
+  );
+  app.get('/robots.txt', (_request, reply) =>
+    text(reply, 'text/plain; charset=utf-8', site.robots(), 'public, max-age=3600'),
+  );
+  app.get(site.files.scriptPath, (_request, reply) =>
+    text(reply, 'text/javascript; charset=utf-8', site.files.script, 'public, max-age=31536000, immutable'),
+  );
+  app.get(site.files.consentCssPath, (_request, reply) =>
+    text(reply, 'text/css; charset=utf-8', site.files.consentCss, 'public, max-age=31536000, immutable'),
+  );
+  await app.register(async (scope) => {
+    await scope.register(fastifyStatic, {
+      root: new URL(SCREENSHOTS_DIR).pathname,
+      prefix: '/site/screenshots/',
+      decorateReply: false,
+      setHeaders(res) {
+        res.header('Cache-Control', 'public, max-age=86400');
+      },
+    });
+  });
+
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
       wildcard: true, // files are looked up per request, so a rebuilt web app is served without a restart
-      index: ['index.html'],
+      index: false,
       // The build writes `<file>.br` and `<file>.gz` (apps/web/build/precompress.ts): one is sent when the
       // client accepts it (brotli first), with `Vary: Accept-Encoding`; else the file itself.
       preCompressed: true,
@@ -29,19 +107,37 @@ export async function registerWeb(app: FastifyInstance, webDist: string): Promis
       },
     });
   } else {
-    app.log.warn({ webDist }, 'the web app is not built (npm run build); only the API is served');
+    app.log.warn(
+      { webDist },
+      'the web app is not built (npm run build); only the API and the site are served',
+    );
   }
-  app.setNotFoundHandler((request, reply) => {
+  const serve = async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0]!;
-    if (hasWeb && (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/')) {
-      return reply
-        .status(isWebRoute(pathname) ? 200 : 404)
-        .header('Cache-Control', 'no-cache')
-        .type('text/html; charset=utf-8')
-        .sendFile('index.html');
+    const readable = request.method === 'GET' || request.method === 'HEAD';
+    if (readable && !pathname.startsWith('/api/')) {
+      const page = site.page(pathname, visitOf(request));
+      if (page !== null) {
+        reply.status(200).header('Cache-Control', 'no-cache').header('Content-Security-Policy', siteCsp);
+        return sendHtml(request, reply, page);
+      }
+      if (hasWeb) {
+        // Read per request, like the app's other files, so a rebuilt app is served without a restart.
+        const html = site.appShell(
+          await readFile(index, 'utf8'),
+          pathname,
+          request.headers['accept-language'],
+          visitOf(request),
+        );
+        reply.status(isWebRoute(pathname) ? 200 : 404).header('Cache-Control', 'no-cache');
+        return sendHtml(request, reply, html);
+      }
     }
     return reply
       .status(404)
       .send(errorBody(new AppError('NOT_FOUND', `No route ${request.method} ${pathname}.`)));
-  });
+  };
+  // The web root is a folder of the build: answered here, not by the static files (which list no folder).
+  app.get('/', serve);
+  app.setNotFoundHandler(serve);
 }
