@@ -111,6 +111,7 @@ export function isNameLike(text: string): boolean {
     .replace(/\{\w+\}/g, '')
     .replace(/\b[a-z][a-z0-9_-]*\.[a-z0-9]{2,4}\b/gi, '') // file names
     .replace(/--?[a-z-]+/g, '') // flags
+    .replace(/\b[a-z][a-z0-9]*(?:[._][a-z0-9][\w.…]*|::[\w.…]*)/gi, '') // cookie, storage and setting names (ferry_session, ferry.locale, tus::…)
     .replace(/\/[a-z0-9/_-]*/gi, '') // paths
     .replace(NAME_PATTERN, '')
     .replace(/\bvs\b/g, '');
