@@ -157,6 +157,7 @@ const ConfigSchema = z
     MAIL_FROM: z.string().email().optional(),
     MAIL_FROM_NAME: z.string().min(1).optional(),
     SALES_EMAIL: z.string().email().optional(),
+    SUPPORT_EMAIL: z.string().email().optional(),
     MAIL_WORKERS: z.coerce.number().int().min(1).max(50).default(2),
     MAIL_RETRY_LIMIT: z.coerce.number().int().min(0).max(100).default(10),
     MAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(30),
@@ -243,6 +244,9 @@ const ConfigSchema = z
     const dataDir = path.resolve(env.DATA_DIR);
     const publicUrl = env.PUBLIC_URL?.replace(/\/+$/, '') ?? null;
     const publicHost = publicUrl ? new URL(publicUrl).hostname : null;
+    // An address at the public host, else a placeholder that tells the operator what to set.
+    const fromAddress =
+      env.MAIL_FROM ?? `no-reply@${publicHost?.includes('.') ? publicHost : 'ferry.invalid'}`;
     return {
       nodeEnv: env.NODE_ENV,
       host: env.HOST,
@@ -303,8 +307,7 @@ const ConfigSchema = z
         smtpUrl: env.SMTP_URL ?? null,
         outboxDir: path.join(dataDir, 'outbox'),
         from: {
-          // An address at the public host, else a placeholder that tells the operator what to set.
-          address: env.MAIL_FROM ?? `no-reply@${publicHost?.includes('.') ? publicHost : 'ferry.invalid'}`,
+          address: fromAddress,
           name: env.MAIL_FROM_NAME ?? env.PRODUCT_NAME,
         },
         dkim:
@@ -317,10 +320,9 @@ const ConfigSchema = z
             : null,
         ehloName: publicHost ?? undefined,
         /** Where the enterprise contact form (/register/enterprise) is mailed; the From address by default. */
-        salesEmail:
-          env.SALES_EMAIL ??
-          env.MAIL_FROM ??
-          `no-reply@${publicHost?.includes('.') ? publicHost : 'ferry.invalid'}`,
+        salesEmail: env.SALES_EMAIL ?? fromAddress,
+        /** Where the general contact form (/contact) is mailed; the sales address (SALES_EMAIL) by default. */
+        supportEmail: env.SUPPORT_EMAIL ?? env.SALES_EMAIL ?? fromAddress,
         socketTimeoutMs: Math.min(60_000, env.MAIL_ATTEMPT_TIMEOUT_SECONDS * 500),
         workers: env.MAIL_WORKERS,
         job: {

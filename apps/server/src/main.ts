@@ -681,6 +681,7 @@ export async function createFerry(
         rateLimiter,
         mailJob,
         config.mail.salesEmail,
+        config.mail.supportEmail,
         config.productName,
         logger.child({ component: 'sales' }),
       ),

@@ -15,7 +15,18 @@ export interface EnterpriseContactRecord {
   ip: string | null;
 }
 
-/** Requests to the sales team, kept so that none is lost when mail is down. */
+/** One message of the general contact form (/contact). */
+export interface ContactMessageRecord {
+  id: string;
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  locale: string | null;
+  ip: string | null;
+}
+
+/** Messages of the contact forms (sales, support), kept so that none is lost when mail is down. */
 export class PgSalesRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -34,6 +45,14 @@ export class PgSalesRepository {
         contact.locale,
         contact.ip,
       ],
+    );
+  }
+
+  async createContactMessage(message: ContactMessageRecord): Promise<void> {
+    await this.db.query(
+      `INSERT INTO contact_messages (id, name, email, subject, message, locale, ip)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [message.id, message.name, message.email, message.subject, message.message, message.locale, message.ip],
     );
   }
 }

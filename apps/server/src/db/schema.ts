@@ -494,6 +494,23 @@ export const enterpriseContacts = pgTable(
   (t) => [index('enterprise_contacts_created_idx').on(t.createdAt)],
 );
 
+/** The general form of /contact (POST /api/sales/contact): kept, and mailed to SUPPORT_EMAIL. */
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    subject: text('subject').notNull(),
+    message: text('message').notNull(),
+    locale: text('locale'),
+    /** The client address it came from (rate limits, abuse reports). */
+    ip: text('ip'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('contact_messages_created_idx').on(t.createdAt)],
+);
+
 /** The address book (spec §1 "address books"): one contact per address and account, case-insensitively. */
 export const contacts = pgTable(
   'contacts',

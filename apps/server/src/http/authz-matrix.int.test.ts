@@ -1295,6 +1295,13 @@ const TABLE: Record<string, Row> = {
       body: { name: 'Buyer', email: fresh('buyer'), company: 'Acme' },
     }),
   },
+  'POST /api/sales/contact': {
+    expect: same(201),
+    call: () => ({
+      path: '/api/sales/contact',
+      body: { name: 'Visitor', email: fresh('visitor'), subject: 'Hello', message: 'A question.' },
+    }),
+  },
   'GET /api/pay/subscriptions/tax-rates': {
     expect: same(200),
     call: () => ({ path: '/api/pay/subscriptions/tax-rates?countryCode=DE&vatNumber=DE123456789' }),

@@ -27,6 +27,7 @@ const PUBLIC: readonly (string | RegExp)[] = [
   '/api/user/locations/country',
   '/api/transfer/notifications/unsubscribe',
   '/api/sales/enterprise-contact',
+  '/api/sales/contact',
   '/api/receive/check-password',
   /^\/api\/transfer\/downloads\//,
   /^\/api\/receive\/points\//,

@@ -244,3 +244,23 @@ export const EnterpriseContactRequest = z.object({
 export type EnterpriseContactRequest = z.input<typeof EnterpriseContactRequest>;
 export const EnterpriseContactResponse = z.object({ id: z.string() });
 export type EnterpriseContactResponse = z.infer<typeof EnterpriseContactResponse>;
+
+/**
+ * POST /api/sales/contact (anyone; rate limited) → 201 { id }: the general form of /contact, stored and mailed to
+ * SUPPORT_EMAIL (SALES_EMAIL when unset). The subject is one line (it becomes the mail's subject).
+ */
+export const ContactMessageRequest = z.object({
+  name: name.pipe(z.string().min(1)),
+  email: Email,
+  subject: PersonName(200).pipe(z.string().min(1)),
+  message: z
+    .string()
+    .trim()
+    .min(1)
+    .max(5000)
+    .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters'),
+  locale: z.string().max(35).optional(),
+});
+export type ContactMessageRequest = z.input<typeof ContactMessageRequest>;
+export const ContactMessageResponse = z.object({ id: z.string() });
+export type ContactMessageResponse = z.infer<typeof ContactMessageResponse>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnterpriseContactRequest, RegisterRequest } from './auth.js';
+import { ContactMessageRequest, EnterpriseContactRequest, RegisterRequest } from './auth.js';
 import { ReceiveRequestCreate, ReceiveUploadCreate } from './receive.js';
 import { PersonName, TransferCreateRequest } from './transfer.js';
 import { UserProfileUpdate } from './user.js';
@@ -35,6 +35,16 @@ describe('person names refuse line breaks, control and bidirectional characters'
     [
       'the enterprise form’s name',
       (v: string) => EnterpriseContactRequest.safeParse({ name: v, email: 'a@example.com', company: 'Acme' }),
+    ],
+    [
+      'the contact form’s name',
+      (v: string) =>
+        ContactMessageRequest.safeParse({ name: v, email: 'a@example.com', subject: 'Hello', message: 'Hi' }),
+    ],
+    [
+      'the contact form’s subject (the mail’s subject)',
+      (v: string) =>
+        ContactMessageRequest.safeParse({ name: 'Erin', email: 'a@example.com', subject: v, message: 'Hi' }),
     ],
   ])('%s', (_, parse) => {
     for (const bad of BAD) expect(parse(bad).success, JSON.stringify(bad)).toBe(false);

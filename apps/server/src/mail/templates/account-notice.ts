@@ -96,3 +96,57 @@ export async function enterpriseContactAcknowledgement(ctx: MailContext): Promis
     }),
   );
 }
+
+export interface ContactMessageInput {
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  locale: string | null;
+}
+
+/** The general contact form (/contact), to the operator's contact address (replies go through Reply-To). */
+export async function contactMessageForSupport(
+  ctx: MailContext,
+  input: ContactMessageInput,
+): Promise<RenderedMail> {
+  const k = mailKit(ctx);
+  const { t } = k;
+  const rows = [
+    { label: t('contact_name_label'), value: input.name },
+    { label: t('contact_email_label'), value: input.email },
+    { label: t('contact_subject_label'), value: input.subject },
+  ];
+  if (input.locale) rows.push({ label: t('contact_locale_label'), value: input.locale });
+  return renderMail(
+    k.content({
+      subject: t('contact_message_subject', { subject: oneLine(input.subject, 80) }),
+      preview: t('contact_message_intro', { product: k.product }),
+      heading: t('contact_message_heading'),
+      blocks: [
+        { kind: 'paragraph', text: t('contact_message_intro', { product: k.product }) },
+        { kind: 'facts', rows },
+        { kind: 'quote', label: t('message_label'), text: input.message },
+      ],
+      why: t('contact_message_why', { product: k.product }),
+    }),
+  );
+}
+
+/**
+ * To the person who wrote through the contact form, in their language. Like the enterprise acknowledgement, it
+ * repeats nothing they typed (not even the subject): anyone can give any address.
+ */
+export async function contactMessageAcknowledgement(ctx: MailContext): Promise<RenderedMail> {
+  const k = mailKit(ctx);
+  const { t } = k;
+  return renderMail(
+    k.content({
+      subject: t('contact_ack_subject', { product: k.product }),
+      preview: t('contact_ack_intro', { product: k.product }),
+      heading: t('contact_ack_heading'),
+      blocks: [{ kind: 'paragraph', text: t('contact_ack_intro', { product: k.product }) }],
+      why: t('contact_ack_why', { product: k.product }),
+    }),
+  );
+}

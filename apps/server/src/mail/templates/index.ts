@@ -1,5 +1,8 @@
 export { type AccountLinkInput, emailVerification, passwordReset } from './account.js';
 export {
+  type ContactMessageInput,
+  contactMessageAcknowledgement,
+  contactMessageForSupport,
   type EnterpriseContactInput,
   enterpriseContactAcknowledgement,
   enterpriseContactForSales,
