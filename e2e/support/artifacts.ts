@@ -13,6 +13,12 @@ export const SCREENSHOTS_DIR = path.join(REPO_ROOT, 'docs', 'screenshots');
  */
 export async function docScreenshot(page: Page, name: string): Promise<void> {
   await fs.mkdir(SCREENSHOTS_DIR, { recursive: true });
+  await dismissToasts(page);
+  await page.screenshot({ path: path.join(SCREENSHOTS_DIR, name), fullPage: true, animations: 'disabled' });
+}
+
+/** Closes the toasts on screen, as a reader would (rather than waiting them out), so that a picture shows the page. */
+async function dismissToasts(page: Page): Promise<void> {
   const toasts = page.getByTestId('toast');
   // A toast may close by itself meanwhile: the click then has nothing to do.
   while ((await toasts.count()) > 0)
@@ -24,7 +30,46 @@ export async function docScreenshot(page: Page, name: string): Promise<void> {
   await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, {
     timeout: 10_000,
   });
-  await page.screenshot({ path: path.join(SCREENSHOTS_DIR, name), fullPage: true, animations: 'disabled' });
+}
+
+/** The pictures of the public site's guides (`image` in site/content/<lang>/guides.json), taken by the suites. */
+export const SITE_SCREENSHOTS_DIR = path.join(REPO_ROOT, 'apps', 'server', 'src', 'site', 'screenshots');
+/** The window the guides' pictures are taken in: every picture of a guide has this size. */
+export const SITE_VIEWPORT = { width: 1280, height: 800 } as const;
+
+/** Width and height of a baseline or progressive JPEG, read from its first SOF marker; null when it is no JPEG. */
+export function jpegSize(bytes: Buffer): { width: number; height: number } | null {
+  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return null;
+  let at = 2;
+  while (at + 9 < bytes.length) {
+    if (bytes[at] !== 0xff) return null;
+    const marker = bytes[at + 1]!;
+    // SOF0…SOF15 carry the size, except DHT (C4), JPG (C8) and DAC (CC).
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+      return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+    at += 2 + bytes.readUInt16BE(at + 2);
+  }
+  return null;
+}
+
+/**
+ * What the window shows, as a JPEG (quality 70) in site/screenshots, for the public site's guides. Toasts are
+ * dismissed first. Throws unless the file written is a JPEG of the window's size, so a guide never shows a
+ * missing or broken picture.
+ */
+export async function siteScreenshot(page: Page, name: string): Promise<string> {
+  if (!/^[a-z0-9-]+\.jpg$/.test(name))
+    throw new Error(`a guide picture is named like "step-name.jpg": ${name}`);
+  await fs.mkdir(SITE_SCREENSHOTS_DIR, { recursive: true });
+  await dismissToasts(page);
+  const file = path.join(SITE_SCREENSHOTS_DIR, name);
+  await fs.rm(file, { force: true });
+  await page.screenshot({ path: file, type: 'jpeg', quality: 70, animations: 'disabled' });
+  const size = jpegSize(await fs.readFile(file));
+  const viewport = page.viewportSize();
+  if (!size || !viewport || size.width !== viewport.width || size.height !== viewport.height)
+    throw new Error(`${file} is not a ${viewport?.width}×${viewport?.height} JPEG: ${JSON.stringify(size)}`);
+  return file;
 }
 
 /** Where screenshots and logs of failed tests go (git-ignored). */
