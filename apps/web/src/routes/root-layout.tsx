@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
 import { LogoMark } from '../components/icons';
 import { LanguageSwitcher } from '../components/language-switcher';
+import { SiteFooter } from '../components/site-footer';
 import { SignBackInDialog } from '../features/auth/sign-back-in-dialog';
 import { UserMenu } from '../features/auth/user-menu';
 import { BillingNoticesSlot } from '../features/billing/billing-notices-slot';
@@ -13,8 +14,8 @@ import { PRODUCT_NAME } from '../lib/config';
 
 /**
  * Frame of every page: the "Made in" banner for signed-out visitors (spec §1), header (brand, language, sign-in
- * link or user menu), the routed page, footer, the toast area, the sign-back-in prompt and the billing notices
- * (spec §4 billing state).
+ * link or user menu), the routed page, footer with the site's pages, the toast area, the sign-back-in prompt
+ * and the billing notices (spec §4 billing state).
  */
 export function RootLayout() {
   const { t } = useTranslation();
@@ -40,15 +41,7 @@ export function RootLayout() {
       <main id="main" className="app-main" tabIndex={-1}>
         <Outlet />
       </main>
-      <footer className="app-footer">
-        <p>
-          {t('common:footer', { product: PRODUCT_NAME, year: new Date().getFullYear() })}
-          {' · '}
-          <Link to="/prices" data-testid="footer-prices">
-            {t('billing:prices_title')}
-          </Link>
-        </p>
-      </footer>
+      <SiteFooter />
       <ToastArea />
       <SignBackInDialog />
       <BillingNoticesSlot />
