@@ -2,18 +2,20 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
 import { LogoMark } from '../components/icons';
 import { LanguageSwitcher } from '../components/language-switcher';
+import { SiteFooter } from '../components/site-footer';
 import { SignBackInDialog } from '../features/auth/sign-back-in-dialog';
 import { UserMenu } from '../features/auth/user-menu';
 import { BillingNoticesSlot } from '../features/billing/billing-notices-slot';
 import { useRememberReturnPage } from '../features/dashboard/return-page';
 import { ToastArea } from '../features/toasts/toast-area';
+import { MadeInBanner } from '../features/visitors/made-in-banner';
 import { useScrollToTop } from '../hooks/use-scroll-to-top';
 import { PRODUCT_NAME } from '../lib/config';
 
 /**
- * Frame of every page: header (brand, language, sign-in link or user menu), the routed page, footer, the toast
- * area, the sign-back-in prompt and the billing
- * notices (spec §4 billing state).
+ * Frame of every page: the "Made in" banner for signed-out visitors (spec §1), header (brand, language, sign-in
+ * link or user menu), the routed page, footer with the site's pages, the toast area, the sign-back-in prompt
+ * and the billing notices (spec §4 billing state).
  */
 export function RootLayout() {
   const { t } = useTranslation();
@@ -25,6 +27,7 @@ export function RootLayout() {
       <a className="skip-link" href="#main">
         {t('common:skip_to_content')}
       </a>
+      <MadeInBanner />
       <header className="app-header">
         <Link to="/" className="brand" aria-label={t('common:home_link', { product: PRODUCT_NAME })}>
           <LogoMark className="brand-mark" />
@@ -38,15 +41,7 @@ export function RootLayout() {
       <main id="main" className="app-main" tabIndex={-1}>
         <Outlet />
       </main>
-      <footer className="app-footer">
-        <p>
-          {t('common:footer', { product: PRODUCT_NAME, year: new Date().getFullYear() })}
-          {' · '}
-          <Link to="/prices" data-testid="footer-prices">
-            {t('billing:prices_title')}
-          </Link>
-        </p>
-      </footer>
+      <SiteFooter />
       <ToastArea />
       <SignBackInDialog />
       <BillingNoticesSlot />

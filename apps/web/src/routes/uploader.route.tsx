@@ -1,6 +1,16 @@
 import { UploaderPage } from '../features/uploader/uploader-page';
+import { MobileBanner } from '../features/visitors/mobile-banner';
+import { PromoPanel } from '../features/visitors/promo-panel';
 
-/** `/` (and `/#S1`, `/#S2`): the uploader. */
+/**
+ * `/` (and `/#S1`, `/#S2`): the uploader; for signed-out visitors of the main domain's home, the mobile banner
+ * above it and the promo panel beside it (spec §2).
+ */
 export default function UploaderRoute() {
-  return <UploaderPage />;
+  return (
+    <>
+      <MobileBanner />
+      <UploaderPage aside={<PromoPanel />} />
+    </>
+  );
 }

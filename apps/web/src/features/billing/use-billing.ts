@@ -20,9 +20,13 @@ import {
   planCheck,
 } from './billing-state';
 
-/** The catalogue (public, the same for everyone): cached for the visit. */
-export function useCatalogue() {
-  return useQuery({ queryKey: ['billing', 'catalogue'], queryFn: ({ signal }) => getPlanCatalogue(signal) });
+/** The catalogue (public, the same for everyone): cached for the visit; asked for only while `enabled`. */
+export function useCatalogue(enabled = true) {
+  return useQuery({
+    queryKey: ['billing', 'catalogue'],
+    queryFn: ({ signal }) => getPlanCatalogue(signal),
+    enabled,
+  });
 }
 
 /** Query key of the signed-in user's payment infos (dropped at sign-out with the account's other data). */

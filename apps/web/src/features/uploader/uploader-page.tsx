@@ -1,5 +1,5 @@
 import type { TransferSummary } from '@ferry/core';
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { useDescribeError } from '../../hooks/use-describe-error';
@@ -32,8 +32,11 @@ import { usePendingTransfer } from './use-pending-transfer';
 import { useSending, waitsForCodeToSend } from './use-sending';
 import { useUploadFlow } from './use-upload-flow';
 
-/** The uploader at `/` (spec §2 main layout): a title area and the numbered upload wizard. */
-export function UploaderPage() {
+/**
+ * The uploader at `/` (spec §2 main layout): a title area and the numbered upload wizard; `aside` (the promo
+ * panel) goes under the title, beside the wizard, and below it on narrow screens.
+ */
+export function UploaderPage({ aside }: { aside?: ReactNode } = {}) {
   const { t, i18n } = useTranslation();
   const { hash } = useLocation();
   // Limits, settings and templates of the signed-in user (spec §4); plan NONE and defaults for anonymous.
@@ -321,6 +324,7 @@ export function UploaderPage() {
           </DoneStep>
         )}
       </section>
+      {aside && <div className="uploader-aside">{aside}</div>}
     </div>
   );
 }
