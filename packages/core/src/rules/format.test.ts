@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FILE_NAME_DISPLAY_LIMIT } from '../constants.js';
-import { formatSize, truncateFileName } from './format.js';
+import { formatSize, formatSpeed, truncateFileName } from './format.js';
 import { LOCALE_TABLE } from './locales.js';
 
 describe('formatSize (spec §2)', () => {
@@ -179,6 +179,22 @@ describe('formatSize in a language (spec §2 digits, Intl’s words)', () => {
       expect(shown[3], code).toContain(number(1.5, 2));
       expect(shown[4], code).toContain(number(420, 0));
     }
+  });
+});
+
+describe('formatSpeed', () => {
+  it('is a size per second, in the spec’s form without a language or in English', () => {
+    expect(formatSpeed(12_345_678)).toBe('12.3 MB/s');
+    expect(formatSpeed(12_345_678, 'en')).toBe('12.3 MB/s');
+    expect(formatSpeed(999_999)).toBe('1.00 MB/s');
+    expect(formatSpeed(512)).toBe('512 B/s');
+  });
+
+  it('takes Intl’s form of the rate in a language', () => {
+    expect(formatSpeed(12_345_678, 'fr')).toBe(`12,3${NNBSP}Mo/s`);
+    expect(formatSpeed(1500, 'de')).toBe('1,50 kB/s');
+    expect(formatSpeed(12_345_678, 'jp')).toBe('12.3 MB/秒');
+    expect(formatSpeed(12_345_678, 'ar')).toBe('12.3 م.ب/ث');
   });
 });
 

@@ -61,13 +61,13 @@ function isLocalized(tag: string): boolean {
 }
 
 const formatters = new Map<string, Intl.NumberFormat>();
-function sizeFormatter(tag: string, unit: number, decimals: number): Intl.NumberFormat {
-  const key = `${tag}|${unit}|${decimals}`;
+function sizeFormatter(tag: string, unit: number, decimals: number, perSecond: boolean): Intl.NumberFormat {
+  const key = `${tag}|${unit}|${decimals}|${perSecond}`;
   let formatter = formatters.get(key);
   if (!formatter) {
     formatter = new Intl.NumberFormat(tag, {
       style: 'unit',
-      unit: INTL_UNITS[unit],
+      unit: perSecond ? `${INTL_UNITS[unit]}-per-second` : INTL_UNITS[unit],
       unitDisplay: 'short',
       minimumFractionDigits: decimals,
       maximumFractionDigits: decimals,
@@ -75,6 +75,13 @@ function sizeFormatter(tag: string, unit: number, decimals: number): Intl.Number
     formatters.set(key, formatter);
   }
   return formatter;
+}
+
+function format(bytes: number, locale: string | undefined, perSecond: boolean): string {
+  const { value, decimals, unit } = shownSize(bytes);
+  const tag = locale === undefined ? null : bcp47Of(locale);
+  if (tag && isLocalized(tag)) return sizeFormatter(tag, unit, decimals, perSecond).format(value);
+  return `${value.toFixed(decimals)} ${UNITS[unit]}${perSecond ? '/s' : ''}`;
 }
 
 /**
@@ -89,10 +96,15 @@ function sizeFormatter(tag: string, unit: number, decimals: number): Intl.Number
  * Without it, or in English, the spec's own form: "1.50 GB" (the CLI's output and the API's messages).
  */
 export function formatSize(bytes: number, locale?: string): string {
-  const { value, decimals, unit } = shownSize(bytes);
-  const tag = locale === undefined ? null : bcp47Of(locale);
-  if (tag && isLocalized(tag)) return sizeFormatter(tag, unit, decimals).format(value);
-  return `${value.toFixed(decimals)} ${UNITS[unit]}`;
+  return format(bytes, locale, false);
+}
+
+/**
+ * A rate as formatSize writes a size, per second: "12.3 MB/s"; in a language, Intl's own form of the rate
+ * (fr "12,3 Mo/s", ja "12.3 MB/秒", ar "12.3 م.ب/ث").
+ */
+export function formatSpeed(bytesPerSecond: number, locale?: string): string {
+  return format(bytesPerSecond, locale, true);
 }
 
 /**
