@@ -3,6 +3,7 @@ import { catalogs, MAIL_LOCALES } from './i18n.js';
 import {
   downloadConfirmation,
   expiryReminder,
+  invoiceIssued,
   type MailFile,
   type RenderedMail,
   resolveMailLocale,
@@ -362,3 +363,25 @@ describe('transferSummary', () => {
   });
 });
 
+describe('invoiceIssued', () => {
+  const invoice = {
+    number: 'F-2026-0042',
+    total: 123_450,
+    amountDue: 123_450,
+    currency: 'EUR',
+    dueAt: null,
+    paidAt: null,
+    bankDetails: null,
+    pdfUrl: 'https://ferry.example/api/invoice/invoices/F-2026-0042/pdf',
+    invoicesUrl: 'https://ferry.example/account/invoices',
+  };
+
+  it('writes the amount in the recipient’s locale, the spec’s codes read as BCP 47 (ccs as Czech)', async () => {
+    const en = await invoiceIssued({ locale: 'en', productName: 'Ferry' }, invoice);
+    expect(en.text).toContain('€1,234.50');
+    const cs = await invoiceIssued({ locale: 'ccs', productName: 'Ferry' }, invoice);
+    expect(cs.text).toContain('1\u00a0234,50\u00a0€');
+    const frCa = await invoiceIssued({ locale: 'fr-CA', productName: 'Ferry' }, invoice);
+    expect(frCa.text).toContain('1\u00a0234,50\u00a0€');
+  });
+});
