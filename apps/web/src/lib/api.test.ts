@@ -7,6 +7,7 @@ import {
   apiRequest,
   buildQuery,
   describeError,
+  describeLimit,
   NetworkError,
   parseApiError,
   setBotChallengeHandler,
@@ -77,6 +78,20 @@ describe('describeError', () => {
       }),
     );
     expect(describeError(error, i18n)).toBe('Too large: 6.20 GB in total, 5.00 GB at most per transfer.');
+  });
+
+  it('writes the sizes of a limit in the user’s language', async () => {
+    await i18next.changeLanguage('fr');
+    try {
+      expect(describeLimit({ limit: 'uploadSize', max: 5e9, actual: 6.2e9 }, i18n)).toBe(
+        'Trop volumineux\u00a0: 6,20\u202fGo au total, 5,00\u202fGo au maximum par transfert.',
+      );
+      expect(describeLimit({ limit: 'files', max: 10, actual: 12 }, i18n)).toBe(
+        'Trop de fichiers\u00a0: 12 choisis, 10 au maximum par transfert.',
+      );
+    } finally {
+      await i18next.changeLanguage('en');
+    }
   });
 
   it('uses the spec keys for download limits', () => {

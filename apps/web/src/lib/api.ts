@@ -1,5 +1,5 @@
-import { type AppErrorCode, formatSize, type LimitError } from '@ferry/core';
-import { formatWait } from './format';
+import type { AppErrorCode, LimitError } from '@ferry/core';
+import { formatSize, formatWait } from './format';
 
 /** Every call goes under this prefix (docs/api.md); the dev server proxies it to the API server. */
 export const API_PREFIX = '/api';
@@ -190,10 +190,13 @@ export interface Translator {
 }
 
 /** The user's message for one broken limit (`errors:limit.<name>`). */
-export function describeLimit(limit: LimitError, { t }: Pick<Translator, 't'>): string {
+export function describeLimit(
+  limit: LimitError,
+  { t, language }: Pick<Translator, 't' | 'language'>,
+): string {
   const bytes = BYTE_LIMITS.has(limit.limit);
-  const max = bytes ? formatSize(limit.max) : String(limit.max);
-  const actual = bytes ? formatSize(limit.actual) : String(limit.actual);
+  const max = bytes ? formatSize(limit.max, language ?? 'en') : String(limit.max);
+  const actual = bytes ? formatSize(limit.actual, language ?? 'en') : String(limit.actual);
   return t(`errors:limit.${limit.limit}`, { max, actual });
 }
 

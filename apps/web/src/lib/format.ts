@@ -1,4 +1,4 @@
-import { bcp47Of, formatSize } from '@ferry/core';
+import { bcp47Of, formatSize as coreFormatSize, formatSpeed as coreFormatSpeed } from '@ferry/core';
 
 /**
  * The BCP 47 tag Intl needs for a language of the app: every formatter goes through it, so that the spec's
@@ -9,9 +9,17 @@ export function intlLocale(locale: string): string {
   return bcp47Of(locale);
 }
 
-/** "12.3 MB/s" style, sizes in units of 1000 like every size the app shows (spec §2). */
-export function formatSpeed(bytesPerSecond: number): string {
-  return `${formatSize(bytesPerSecond)}/s`;
+/**
+ * A size in units of 1000 (spec §2) in the user's language: "1.50 GB", fr "1,50 Go", de "1,50 GB". Every size
+ * the app shows goes through here, with `i18n.language`.
+ */
+export function formatSize(bytes: number, locale: string): string {
+  return coreFormatSize(bytes, intlLocale(locale));
+}
+
+/** A speed in the user's language: "12.3 MB/s", fr "12,3 Mo/s", sizes in units of 1000 like every size (spec §2). */
+export function formatSpeed(bytesPerSecond: number, locale: string): string {
+  return coreFormatSpeed(bytesPerSecond, intlLocale(locale));
 }
 
 function unit(locale: string, value: number, name: 'hour' | 'minute' | 'second'): string {

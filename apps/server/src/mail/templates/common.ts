@@ -14,10 +14,15 @@ export interface MailContext {
   timeZone?: string;
 }
 
-/** What each template starts from: the words of the recipient's language and date formatting in their locale. */
+/**
+ * What each template starts from: the words of the recipient's language, and dates, sizes and numbers formatted in
+ * their locale.
+ */
 export interface MailKit {
   t: TFunction<'mail'>;
   language: string;
+  /** The BCP 47 tag for Intl (ja for jp, fr-CA for a Canadian French recipient): numbers and amounts use it. */
+  intl: string;
   product: string;
   dateTime(date: Date): string;
   date(date: Date): string;
@@ -43,6 +48,7 @@ export function mailKit(ctx: MailContext): MailKit {
   return {
     t,
     language,
+    intl,
     product,
     dateTime: (date) => formatMailDateTime(date, intl, ctx.timeZone),
     date: (date) => formatMailDate(date, intl, ctx.timeZone),
@@ -54,11 +60,11 @@ export function mailKit(ctx: MailContext): MailKit {
     },
     personShort: (name, email) => clean(name) ?? clean(email) ?? t('someone'),
     filesBlock(files, totalSize) {
-      const { shown, more } = fileLines(files);
+      const { shown, more } = fileLines(files, intl);
       return {
         kind: 'files',
         label: t('files_label'),
-        summary: t('files_summary', { count: files.length, size: formatSize(totalSize) }),
+        summary: t('files_summary', { count: files.length, size: formatSize(totalSize, intl) }),
         files: shown,
         more: more > 0 ? t('more_files', { count: more }) : null,
       };

@@ -39,15 +39,21 @@ export interface MailFile {
 /** A mail lists this many files at most, then "and N more files": a transfer may hold thousands. */
 export const MAIL_FILE_LIST_LIMIT = 20;
 
-/** File lines as shown (spec §2: names truncated above 24 characters, sizes in units of 1000). */
-export function fileLines(files: readonly MailFile[]): {
+/**
+ * File lines as shown (spec §2: names truncated above 24 characters, sizes in units of 1000), sizes written in
+ * `locale` (the mail's, as for dates): "1.50 GB", "1,50 Go".
+ */
+export function fileLines(
+  files: readonly MailFile[],
+  locale: string,
+): {
   shown: Array<{ name: string; size: string }>;
   more: number;
 } {
   return {
     shown: files.slice(0, MAIL_FILE_LIST_LIMIT).map((f) => ({
       name: truncateFileName(f.name),
-      size: formatSize(f.size),
+      size: formatSize(f.size, locale),
     })),
     more: Math.max(0, files.length - MAIL_FILE_LIST_LIMIT),
   };

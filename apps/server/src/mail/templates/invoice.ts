@@ -25,7 +25,7 @@ function money(amount: number, currency: string, intl: string): string {
 export async function invoiceIssued(ctx: MailContext, input: InvoiceMailInput): Promise<RenderedMail> {
   const k = mailKit(ctx);
   const { t } = k;
-  const amount = money(input.amountDue, input.currency, k.language);
+  const amount = money(input.amountDue, input.currency, k.intl);
   const rows = [
     { label: t('invoice_number_label'), value: input.number },
     { label: t('invoice_amount_due_label'), value: amount },
@@ -64,7 +64,7 @@ export async function invoiceIssued(ctx: MailContext, input: InvoiceMailInput): 
 export async function invoiceReceipt(ctx: MailContext, input: InvoiceMailInput): Promise<RenderedMail> {
   const k = mailKit(ctx);
   const { t } = k;
-  const amount = money(input.total, input.currency, k.language);
+  const amount = money(input.total, input.currency, k.intl);
   const rows = [
     { label: t('invoice_number_label'), value: input.number },
     { label: t('invoice_paid_amount_label'), value: amount },

@@ -26,7 +26,7 @@ export async function subscriptionDunning(
 ): Promise<RenderedMail> {
   const k = mailKit(ctx);
   const { t } = k;
-  const price = new Intl.NumberFormat(k.language, { style: 'currency', currency: input.currency }).format(
+  const price = new Intl.NumberFormat(k.intl, { style: 'currency', currency: input.currency }).format(
     input.amount / 100,
   );
   const vars = { product: k.product, plan: input.planCode, price };

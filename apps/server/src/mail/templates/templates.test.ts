@@ -3,6 +3,7 @@ import { catalogs, MAIL_LOCALES } from './i18n.js';
 import {
   downloadConfirmation,
   expiryReminder,
+  invoiceIssued,
   type MailFile,
   type RenderedMail,
   resolveMailLocale,
@@ -171,6 +172,26 @@ describe('transferReceived', () => {
     expect(mail.text).toContain('- notes.txt (999 B)');
   });
 
+  it.each([
+    ['fr', '4 fichiers · 1,50\u202fGo', ['1,23\u202fMo', '12,3\u202fko'], '- notes.txt (999\u202fo)'],
+    // Canadian French, the recipient's own tag: a no-break space where France puts a narrow one.
+    ['fr-CA', '4 fichiers · 1,50\u00a0Go', ['1,23\u00a0Mo', '12,3\u00a0ko'], '- notes.txt (999\u00a0o)'],
+    ['de', '4 Dateien · 1,50\u00a0GB', ['1,23 MB', '12,3 kB'], '- notes.txt (999 Byte)'],
+    ['jp', '4 件のファイル · 1.50 GB', ['1.23 MB', '12.3 KB'], '- notes.txt (999 byte)'],
+    ['ar', '4 ملفات · 1.50 غ.ب', ['1.23 م.ب', '12.3 كيلوبايت'], '- notes.txt (999 بايت)'],
+    ['en-US', '4 files · 1.50 GB', ['1.23 MB', '12.3 kB'], '- notes.txt (999 B)'],
+  ])(
+    'writes the sizes in the mail’s language (%s), with §2’s digits',
+    async (locale, summary, sizes, line) => {
+      const mail = await received(locale);
+      for (const part of [mail.text, mail.html]) {
+        expect(part).toContain(summary);
+        for (const size of sizes) expect(part).toContain(size);
+      }
+      expect(mail.text).toContain(line);
+    },
+  );
+
   it('is written in French for a French recipient, dates included', async () => {
     const mail = await received('fr');
     expect(mail.subject).toBe('Alice Martin vous a envoyé « Holiday photos »');
@@ -179,7 +200,7 @@ describe('transferReceived', () => {
     expect(mail.text).toContain(`Télécharger : ${link}`);
     expect(mail.html).toContain('>Télécharger<');
     expect(mail.html).toContain('lang="fr"');
-    expect(mail.text).toContain('4 fichiers · 1.50 GB');
+    expect(mail.text).toContain('4 fichiers · 1,50\u202fGo');
     expectSelfContained(mail);
   });
 
@@ -339,5 +360,28 @@ describe('transferSummary', () => {
     expect(mail.html).toContain('See you &lt;soon&gt;');
     expect(mail.text).toContain(link);
     expectSelfContained(mail);
+  });
+});
+
+describe('invoiceIssued', () => {
+  const invoice = {
+    number: 'F-2026-0042',
+    total: 123_450,
+    amountDue: 123_450,
+    currency: 'EUR',
+    dueAt: null,
+    paidAt: null,
+    bankDetails: null,
+    pdfUrl: 'https://ferry.example/api/invoice/invoices/F-2026-0042/pdf',
+    invoicesUrl: 'https://ferry.example/account/invoices',
+  };
+
+  it('writes the amount in the recipient’s locale, the spec’s codes read as BCP 47 (ccs as Czech)', async () => {
+    const en = await invoiceIssued({ locale: 'en', productName: 'Ferry' }, invoice);
+    expect(en.text).toContain('€1,234.50');
+    const cs = await invoiceIssued({ locale: 'ccs', productName: 'Ferry' }, invoice);
+    expect(cs.text).toContain('1\u00a0234,50\u00a0€');
+    const frCa = await invoiceIssued({ locale: 'fr-CA', productName: 'Ferry' }, invoice);
+    expect(frCa.text).toContain('1\u00a0234,50\u00a0€');
   });
 });

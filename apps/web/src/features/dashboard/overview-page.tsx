@@ -1,4 +1,4 @@
-import { formatSize, GB, isPayingPlan, type Limits } from '@ferry/core';
+import { GB, isPayingPlan, type Limits } from '@ferry/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -6,7 +6,7 @@ import { useDescribeError } from '../../hooks/use-describe-error';
 import { usePlanLimits } from '../../hooks/use-plan-limits';
 import { useUserState } from '../../hooks/use-user-state';
 import { PRODUCT_NAME } from '../../lib/config';
-import { formatPercent } from '../../lib/format';
+import { formatPercent, formatSize } from '../../lib/format';
 import { getLimits } from '../../lib/transfer-api';
 import { ACCOUNT_QUERY_KEY, useAuth } from '../auth/auth-context';
 import { hasDashboardPage } from './dashboard-pages';
@@ -21,8 +21,8 @@ function StorageMeter({ limits, team }: { limits: Limits; team: boolean }) {
   const { t, i18n } = useTranslation();
   const share = storageShare(limits.storageUsed, limits.storage);
   const text = t('account:dashboard.storage_used', {
-    used: formatSize(limits.storageUsed),
-    limit: formatSize(limits.storage),
+    used: formatSize(limits.storageUsed, i18n.language),
+    limit: formatSize(limits.storage, i18n.language),
   });
   return (
     <div className="storage" data-testid="storage">
@@ -55,7 +55,7 @@ function StorageMeter({ limits, team }: { limits: Limits; team: boolean }) {
 
 /** Storage used against the plan's limit: GET /transfer/limits/{id} for paying users, the free plan otherwise. */
 function StorageCard() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const describe = useDescribeError();
   const { state } = useAuth();
   const uid = state.user?.uid ?? null;
@@ -76,7 +76,7 @@ function StorageCard() {
       </h2>
       {!paying && (
         <p data-testid="storage-free">
-          {t('account:dashboard.storage_free', { limit: formatSize(limits.storageGB * GB) })}
+          {t('account:dashboard.storage_free', { limit: formatSize(limits.storageGB * GB, i18n.language) })}
         </p>
       )}
       {paying && query.isPending && (
@@ -106,7 +106,7 @@ function StorageCard() {
         </div>
         <div>
           <dt>{t('account:dashboard.fact_upload')}</dt>
-          <dd>{formatSize(limits.uploadSizeGB * GB)}</dd>
+          <dd>{formatSize(limits.uploadSizeGB * GB, i18n.language)}</dd>
         </div>
         <div>
           <dt>{t('account:dashboard.fact_recipients')}</dt>

@@ -1,6 +1,7 @@
-import { formatSize, type TransferFile, truncateFileName } from '@ferry/core';
+import { type TransferFile, truncateFileName } from '@ferry/core';
 import { useTranslation } from 'react-i18next';
 import { DownloadIcon, FileIcon } from '../../components/icons';
+import { formatSize } from '../../lib/format';
 import { folderOf } from '../uploader/selection';
 
 interface DownloadFileListProps {
@@ -19,7 +20,7 @@ export function DownloadFileList({
   disabled,
   onDownload,
 }: DownloadFileListProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <ul className="file-list download-list" aria-label={t('downloader:files_label')}>
       {files.map((f) => {
@@ -38,7 +39,7 @@ export function DownloadFileList({
               {folder && <span className="file-row-folder">{folder}</span>}
               <span className="file-row-base">{truncateFileName(f.name)}</span>
             </span>
-            <span className="file-row-size">{formatSize(f.size)}</span>
+            <span className="file-row-size">{formatSize(f.size, i18n.language)}</span>
             <button
               type="button"
               className={`button button-small ${highlighted ? 'button-primary' : 'button-secondary'}`}

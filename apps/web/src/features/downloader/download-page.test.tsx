@@ -166,6 +166,26 @@ describe('download page', () => {
     expect(button.disabled).toBe(false);
   });
 
+  it.each([
+    ['en', '2 files · 3.50 MB', '2.50 MB'],
+    ['fr', '2 fichiers · 3,50\u202fMo', '2,50\u202fMo'],
+    ['de', '2 Dateien · 3,50 MB', '2,50 MB'],
+  ])('shows the sizes in the page’s language (%s)', async (lng, summary, fileSize) => {
+    serve((url) =>
+      url.pathname.endsWith('/info')
+        ? json({ ...unlocked, passwordProtected: false })
+        : new Response('', { status: 500 }),
+    );
+    await act(async () => {
+      await i18next.changeLanguage(lng);
+    });
+    view = await render(harness(<DownloadPage />, `/dl/${ID}`, PATTERN).ui);
+    await flush();
+    const root = view.container;
+    expect(byTestId(root, 'download-summary').textContent).toBe(summary);
+    expect(byTestId(root, 'file-row-FILE01').querySelector('.file-row-size')?.textContent).toBe(fileSize);
+  });
+
   it('gives the locked page its own <h1>, the password prompt', async () => {
     serve((url) => (url.pathname.endsWith('/info') ? json(locked) : new Response('', { status: 500 })));
     view = await render(harness(<DownloadPage />, `/dl/${ID}`, PATTERN).ui);

@@ -1,4 +1,4 @@
-import { type DownloadInfo, formatSize, type TransferFile, TransferId } from '@ferry/core';
+import { type DownloadInfo, type TransferFile, TransferId } from '@ferry/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { ClockIcon, DownloadIcon } from '../../components/icons';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { ApiError } from '../../lib/api';
 import { PRODUCT_NAME } from '../../lib/config';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatSize } from '../../lib/format';
 import { openThroughHiddenLink } from '../../lib/hidden-download';
 import { getDownloadInfo, getDownloadLink } from '../../lib/transfer-api';
 import { useToast } from '../toasts/toast-context';
@@ -145,7 +145,10 @@ function TransferDetails({
         <div>
           <dt>{t('downloader:files_count_label')}</dt>
           <dd data-testid="download-summary">
-            {t('downloader:files_summary', { count: info.fileCount, size: formatSize(info.totalSize) })}
+            {t('downloader:files_summary', {
+              count: info.fileCount,
+              size: formatSize(info.totalSize, i18n.language),
+            })}
           </dd>
         </div>
         <div>

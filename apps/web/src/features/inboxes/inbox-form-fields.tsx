@@ -1,12 +1,8 @@
-import {
-  defaultTransferValidityDays,
-  formatSize,
-  RECEIVE_LINK_MODES,
-  type ReceiveLinkMode,
-} from '@ferry/core';
+import { defaultTransferValidityDays, RECEIVE_LINK_MODES, type ReceiveLinkMode } from '@ferry/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PasswordInput } from '../../components/password-input';
+import { formatSize } from '../../lib/format';
 import {
   type InboxCaps,
   type InboxDraft,
@@ -229,13 +225,13 @@ export function PasswordFields({ draft, caps, problems, onChange }: SectionProps
 
 /** The largest upload (≤ the plan's) and how long received files stay (≤ the plan's validity). */
 export function LimitFields({ draft, caps, problems, onChange }: SectionProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
   const sizeError =
     problems.maxUpload === 'invalid'
       ? t('account:inboxes.size_invalid')
       : problems.maxUpload === 'too_big'
-        ? t('account:inboxes.size_too_big', { max: formatSize(caps.maxUploadBytes) })
+        ? t('account:inboxes.size_too_big', { max: formatSize(caps.maxUploadBytes, i18n.language) })
         : null;
   const daysError =
     problems.validityDays === 'invalid'
@@ -254,7 +250,7 @@ export function LimitFields({ draft, caps, problems, onChange }: SectionProps) {
             type="text"
             inputMode="decimal"
             value={draft.maxUpload}
-            placeholder={formatSize(caps.maxUploadBytes)}
+            placeholder={formatSize(caps.maxUploadBytes, i18n.language)}
             aria-invalid={sizeError ? true : undefined}
             aria-describedby={`${id}-size-hint${sizeError ? ` ${id}-size-error` : ''}`}
             onChange={(event) => onChange({ maxUpload: event.target.value })}
@@ -271,7 +267,7 @@ export function LimitFields({ draft, caps, problems, onChange }: SectionProps) {
           </select>
         </div>
         <p id={`${id}-size-hint`} className="field-hint">
-          {t('account:inboxes.size_hint', { max: formatSize(caps.maxUploadBytes) })}
+          {t('account:inboxes.size_hint', { max: formatSize(caps.maxUploadBytes, i18n.language) })}
         </p>
         <FieldError id={`${id}-size-error`} text={sizeError} testId="inbox-size-error" />
       </div>

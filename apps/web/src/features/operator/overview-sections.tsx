@@ -1,10 +1,9 @@
-import { formatSize } from '@ferry/core';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertIcon } from '../../components/icons';
 import { useDescribeError } from '../../hooks/use-describe-error';
-import { formatDateTime, intlLocale } from '../../lib/format';
+import { formatDateTime, formatSize, intlLocale } from '../../lib/format';
 import { listOperatorActions, operatorFigures } from '../../lib/operator-api';
 import { operatorKeys } from './operator-keys';
 
@@ -38,8 +37,8 @@ export function FiguresSection() {
               ['paying_accounts', count(f.payingAccounts)],
               ['suspended_accounts', count(f.suspendedAccounts)],
               ['transfers', count(f.transfers)],
-              ['bytes_stored', formatSize(f.bytesStored)],
-              ['bytes_served', formatSize(f.bytesServed7Days)],
+              ['bytes_stored', formatSize(f.bytesStored, i18n.language)],
+              ['bytes_served', formatSize(f.bytesServed7Days, i18n.language)],
             ] as const
           ).map(([key, value]) => (
             <div key={key} className="operator-figure" data-testid={`operator-figure-${key}`}>

@@ -1,10 +1,10 @@
-import { formatSize, type OperatorUser, PLAN_CODES, type SetPlanRequest } from '@ferry/core';
+import { type OperatorUser, PLAN_CODES, type SetPlanRequest } from '@ferry/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertIcon } from '../../components/icons';
 import { useDescribeError } from '../../hooks/use-describe-error';
-import { formatDate, formatDateTime } from '../../lib/format';
+import { formatDate, formatDateTime, formatSize } from '../../lib/format';
 import { getOperatorUser, setUserPlan, suspendUser, unsuspendUser } from '../../lib/operator-api';
 import { FieldError } from '../auth/field-error';
 import { useToast } from '../toasts/toast-context';
@@ -61,7 +61,7 @@ export function UserDetail({ uid, onClose }: { uid: string; onClose: () => void 
             <dt>{t('operator:col_seats')}</dt>
             <dd>{user.data.licences ?? '–'}</dd>
             <dt>{t('operator:col_storage')}</dt>
-            <dd>{formatSize(user.data.storageUsed)}</dd>
+            <dd>{formatSize(user.data.storageUsed, i18n.language)}</dd>
             <dt>{t('operator:col_last_signin')}</dt>
             <dd>
               {user.data.lastLoginAt

@@ -1,11 +1,10 @@
-import { formatSize } from '@ferry/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { AlertIcon } from '../../components/icons';
 import { useDescribeError } from '../../hooks/use-describe-error';
-import { formatDate } from '../../lib/format';
+import { formatDate, formatSize } from '../../lib/format';
 import { listOperatorUsers } from '../../lib/operator-api';
 import { operatorKeys } from './operator-keys';
 import { stateOf, UserDetail } from './user-detail';
@@ -104,7 +103,7 @@ export function UsersSection() {
                     {u.planCode && u.planCode !== u.planType ? ` (${u.planCode})` : ''}
                   </td>
                   <td>{u.planEndsAt ? formatDate(u.planEndsAt, i18n.language) : '–'}</td>
-                  <td>{formatSize(u.storageUsed)}</td>
+                  <td>{formatSize(u.storageUsed, i18n.language)}</td>
                   <td>{u.lastLoginAt ? formatDate(u.lastLoginAt, i18n.language) : t('operator:never')}</td>
                   <td>{stateOf(u, t)}</td>
                 </tr>

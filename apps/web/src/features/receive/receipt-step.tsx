@@ -1,7 +1,7 @@
-import { formatSize, type ReceiveReceipt, truncateFileName } from '@ferry/core';
+import { type ReceiveReceipt, truncateFileName } from '@ferry/core';
 import { useTranslation } from 'react-i18next';
 import { CheckIcon, MailIcon } from '../../components/icons';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatSize } from '../../lib/format';
 
 /**
  * The uploader's receipt (step 4): who received the files, when, and each file with its SHA-256 as the
@@ -22,7 +22,7 @@ export function ReceiptStep({ receipt, onSendMore }: { receipt: ReceiveReceipt; 
       <p className="muted" data-testid="receipt-facts">
         {t('uploader:receive.receipt_facts', {
           count: receipt.files.length,
-          size: formatSize(receipt.totalSize),
+          size: formatSize(receipt.totalSize, i18n.language),
           date: receipt.receivedAt ? formatDateTime(receipt.receivedAt, i18n.language) : '',
         })}
       </p>
@@ -31,7 +31,7 @@ export function ReceiptStep({ receipt, onSendMore }: { receipt: ReceiveReceipt; 
           <li key={f.id} className="receipt-file" data-testid="receipt-file" data-name={f.name}>
             <p className="receipt-file-name">
               <strong title={f.relativePath ?? f.name}>{truncateFileName(f.name)}</strong>{' '}
-              <span className="muted">{formatSize(f.size)}</span>
+              <span className="muted">{formatSize(f.size, i18n.language)}</span>
             </p>
             {f.sha256 && (
               <p className="receipt-file-sha">

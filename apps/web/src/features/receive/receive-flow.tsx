@@ -1,8 +1,9 @@
-import { formatSize, type ReceivePointPublic, type ReceiveReceipt, type ReceiveTarget } from '@ferry/core';
+import type { ReceivePointPublic, ReceiveReceipt, ReceiveTarget } from '@ferry/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { ApiError } from '../../lib/api';
+import { formatSize } from '../../lib/format';
 import { useAuth } from '../auth/auth-context';
 import { useToast } from '../toasts/toast-context';
 import type { IncomingFile, WalkResult } from '../uploader/collect-files';
@@ -234,7 +235,10 @@ export function ReceiveFlow({
           <FilePicker onFiles={onFiles} compact={files.length > 0} />
           <FileList files={files} onRemove={(keys) => setFiles(removeFiles(files, keys))} />
           <p className="field-hint" data-testid="receive-limits">
-            {t('uploader:receive.limits', { count: point.maxFiles, size: formatSize(point.maxUploadBytes) })}
+            {t('uploader:receive.limits', {
+              count: point.maxFiles,
+              size: formatSize(point.maxUploadBytes, i18n.language),
+            })}
           </p>
           {!resumable.state && (
             <div className="panel-actions">

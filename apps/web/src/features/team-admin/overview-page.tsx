@@ -1,10 +1,10 @@
-import { formatSize, type TeamActivityDay } from '@ferry/core';
+import type { TeamActivityDay } from '@ferry/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { PRODUCT_NAME } from '../../lib/config';
-import { intlLocale } from '../../lib/format';
+import { formatSize, intlLocale } from '../../lib/format';
 import { useAuth } from '../auth/auth-context';
 import { getTeamOverview } from './team-api';
 import { teamIdOf } from './transfer-policy-page';
@@ -57,7 +57,7 @@ export function TeamOverviewPage() {
     queryFn: ({ signal }) => getTeamOverview(teamId, signal),
     enabled: teamId !== '',
   });
-  const size = (bytes: number) => formatSize(bytes);
+  const size = (bytes: number) => formatSize(bytes, i18n.language);
   const day = (d: TeamActivityDay) =>
     new Date(`${d.date}T00:00:00Z`).toLocaleDateString(intlLocale(i18n.language), {
       day: 'numeric',

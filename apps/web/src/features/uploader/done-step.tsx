@@ -1,8 +1,8 @@
-import { formatSize, type TransferSummary } from '@ferry/core';
+import type { TransferSummary } from '@ferry/core';
 import { type ReactNode, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckIcon, CopyIcon } from '../../components/icons';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatSize } from '../../lib/format';
 import { useToast } from '../toasts/toast-context';
 
 /** The link as people can open it: the server may answer a path ("/dl/…") or a full URL. */
@@ -79,7 +79,7 @@ export function TransferFacts({ summary }: { summary: TransferSummary }) {
     <p className="muted">
       {t('uploader:done_text', {
         count: summary.files.length,
-        size: formatSize(summary.totalSize),
+        size: formatSize(summary.totalSize, i18n.language),
         date: formatDateTime(summary.expiresAt, i18n.language),
       })}
     </p>

@@ -1,6 +1,7 @@
-import { formatSize, truncateFileName } from '@ferry/core';
+import { truncateFileName } from '@ferry/core';
 import { useTranslation } from 'react-i18next';
 import { CloseIcon, FileIcon } from '../../components/icons';
+import { formatSize } from '../../lib/format';
 import { folderOf, type SelectedFile, totalSize } from './selection';
 
 /**
@@ -15,7 +16,7 @@ export function FileList({
   files: readonly SelectedFile[];
   onRemove: (keys: readonly string[]) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   if (files.length === 0) return null;
   const empty = files.filter((f) => f.size === 0);
   return (
@@ -54,7 +55,7 @@ export function FileList({
                     {t('uploader:empty_file_badge')}
                   </span>
                 ) : (
-                  formatSize(f.size)
+                  formatSize(f.size, i18n.language)
                 )}
               </span>
               <button
@@ -70,7 +71,7 @@ export function FileList({
         })}
       </ul>
       <p className="file-total" data-testid="file-total">
-        {t('uploader:total', { count: files.length, size: formatSize(totalSize(files)) })}
+        {t('uploader:total', { count: files.length, size: formatSize(totalSize(files), i18n.language) })}
       </p>
     </div>
   );

@@ -1,7 +1,8 @@
-import { formatSize, truncateFileName } from '@ferry/core';
+import { truncateFileName } from '@ferry/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertIcon } from '../../components/icons';
+import { formatSize } from '../../lib/format';
 import type { PendingState } from './use-pending-transfer';
 
 const SHOWN_MISSING = 5;
@@ -22,7 +23,7 @@ export function ResumeBanner({
   onFinish: () => void;
   children?: ReactNode;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const total = state.pending.files.length;
   const ready = total - state.missing.length;
   const shown = state.missing.slice(0, SHOWN_MISSING);
@@ -46,7 +47,8 @@ export function ResumeBanner({
             <ul className="banner-list">
               {shown.map((f) => (
                 <li key={f.id} title={f.relativePath ?? f.name}>
-                  {truncateFileName(f.name)} <span className="muted">{formatSize(f.size)}</span>
+                  {truncateFileName(f.name)}{' '}
+                  <span className="muted">{formatSize(f.size, i18n.language)}</span>
                 </li>
               ))}
               {state.missing.length > SHOWN_MISSING && (

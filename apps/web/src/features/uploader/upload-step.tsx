@@ -1,9 +1,9 @@
-import { formatSize, truncateFileName } from '@ferry/core';
+import { truncateFileName } from '@ferry/core';
 import { useTranslation } from 'react-i18next';
 import { AlertIcon, CheckIcon, PauseIcon, PlayIcon } from '../../components/icons';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { ApiError } from '../../lib/api';
-import { formatDuration, formatPercent, formatSpeed } from '../../lib/format';
+import { formatDuration, formatPercent, formatSize, formatSpeed } from '../../lib/format';
 import type { FileProgress, UploadSnapshot } from './upload-engine';
 
 function isIncomplete(error: unknown): boolean {
@@ -89,7 +89,7 @@ export function UploadStep({
 
   let detail = '';
   if (phase === 'uploading' && snapshot.connection === 'online' && snapshot.bytesPerSecond !== null) {
-    detail = formatSpeed(snapshot.bytesPerSecond);
+    detail = formatSpeed(snapshot.bytesPerSecond, i18n.language);
     if (snapshot.secondsLeft !== null) {
       detail += ` · ${t('uploader:time_left', { time: formatDuration(snapshot.secondsLeft, i18n.language) })}`;
     }
@@ -109,7 +109,10 @@ export function UploadStep({
           {formatPercent(percent, i18n.language)}
         </span>
         <span className="progress-bytes">
-          {t('uploader:bytes_of', { sent: formatSize(sentBytes), total: formatSize(totalBytes) })}
+          {t('uploader:bytes_of', {
+            sent: formatSize(sentBytes, i18n.language),
+            total: formatSize(totalBytes, i18n.language),
+          })}
         </span>
       </div>
       <progress
@@ -158,7 +161,7 @@ export function UploadStep({
             <span className="file-row-name" title={f.relativePath ?? f.name}>
               {truncateFileName(f.name)}
             </span>
-            <span className="file-row-size">{formatSize(f.size)}</span>
+            <span className="file-row-size">{formatSize(f.size, i18n.language)}</span>
             <FileStatus file={f} />
             <progress
               className="progress progress-file"

@@ -1,7 +1,8 @@
-import { formatSize, type ReceivePointPublic } from '@ferry/core';
+import type { ReceivePointPublic } from '@ferry/core';
 import { type FormEvent, type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertIcon, UploadIcon } from '../../components/icons';
+import { formatSize } from '../../lib/format';
 import type { WalkResult } from '../uploader/collect-files';
 import { FileList } from '../uploader/file-list';
 import { FilePicker } from '../uploader/file-picker';
@@ -71,7 +72,7 @@ export interface WidgetFormProps {
  * types named up front.
  */
 export function WidgetForm(props: WidgetFormProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { point, values, problems, preview } = props;
   const { fields } = point;
   const set = (patch: Partial<WidgetValues>) => props.onChange({ ...values, ...patch });
@@ -195,7 +196,7 @@ export function WidgetForm(props: WidgetFormProps) {
         <p className="field-label">{t('uploader:widget.files')}</p>
         <p className="field-hint" data-testid="widget-accepted">
           {extensions ? t('uploader:widget.accepted_types', { extensions }) : t('uploader:widget.any_type')}{' '}
-          {t('uploader:widget.max_size', { size: formatSize(point.maxUploadBytes) })}
+          {t('uploader:widget.max_size', { size: formatSize(point.maxUploadBytes, i18n.language) })}
         </p>
         {preview ? (
           <div className="dropzone widget-dropzone-preview">

@@ -1,8 +1,8 @@
-import { formatSize, type ReceiveReceipt, truncateFileName } from '@ferry/core';
+import { type ReceiveReceipt, truncateFileName } from '@ferry/core';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckIcon } from '../../components/icons';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatSize } from '../../lib/format';
 
 /** What the visitor sees once their files arrived: what was received, when, and where the receipt went. */
 export function WidgetReceipt({ receipt, onAgain }: { receipt: ReceiveReceipt; onAgain: () => void }) {
@@ -23,7 +23,7 @@ export function WidgetReceipt({ receipt, onAgain }: { receipt: ReceiveReceipt; o
       <p data-testid="widget-receipt-summary">
         {t('uploader:widget.receipt_text', {
           count: receipt.files.length,
-          size: formatSize(receipt.totalSize),
+          size: formatSize(receipt.totalSize, i18n.language),
         })}
       </p>
       {receipt.receivedAt && (
@@ -37,7 +37,7 @@ export function WidgetReceipt({ receipt, onAgain }: { receipt: ReceiveReceipt; o
             <span className="file-row-name" title={file.relativePath ?? file.name}>
               {truncateFileName(file.name)}
             </span>
-            <span className="file-row-size">{formatSize(file.size)}</span>
+            <span className="file-row-size">{formatSize(file.size, i18n.language)}</span>
           </li>
         ))}
       </ul>

@@ -2,12 +2,12 @@ import {
   type ContactGroup,
   type ContactImportFormat,
   type ContactImportResult,
-  formatSize,
   MAX_CONTACT_IMPORT_BYTES,
 } from '@ferry/core';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { contactsExportUrl, importContacts } from '../../../lib/contacts-api';
+import { formatSize } from '../../../lib/format';
 import { useContactsAction } from './contacts-action';
 
 /** The format a file's name says (.vcf / .vcard, .csv); none: the server looks at the text. */
@@ -61,7 +61,7 @@ function ImportSummary({ result }: { result: ContactImportResult }) {
  * summary of what was added, filled in, left as it was and skipped (line by line); and export links.
  */
 export function AddressBookImport({ groups }: { groups: readonly ContactGroup[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
   const [file, setFile] = useState<File | null>(null);
   const [groupId, setGroupId] = useState('');
@@ -78,7 +78,11 @@ export function AddressBookImport({ groups }: { groups: readonly ContactGroup[] 
       return;
     }
     if (file.size > MAX_CONTACT_IMPORT_BYTES) {
-      setProblem(t('account:contacts.import_too_large_size', { max: formatSize(MAX_CONTACT_IMPORT_BYTES) }));
+      setProblem(
+        t('account:contacts.import_too_large_size', {
+          max: formatSize(MAX_CONTACT_IMPORT_BYTES, i18n.language),
+        }),
+      );
       return;
     }
     let content: string;
@@ -105,7 +109,7 @@ export function AddressBookImport({ groups }: { groups: readonly ContactGroup[] 
         {t('account:contacts.import_title')}
       </h2>
       <p className="field-hint">
-        {t('account:contacts.import_hint', { max: formatSize(MAX_CONTACT_IMPORT_BYTES) })}
+        {t('account:contacts.import_hint', { max: formatSize(MAX_CONTACT_IMPORT_BYTES, i18n.language) })}
       </p>
       <form className="import-form" noValidate onSubmit={(event) => void submit(event)}>
         <div className="field">

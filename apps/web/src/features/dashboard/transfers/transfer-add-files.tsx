@@ -1,10 +1,11 @@
-import { formatSize, GB, type TransferDetail } from '@ferry/core';
+import { GB, type TransferDetail } from '@ferry/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDescribeError } from '../../../hooks/use-describe-error';
 import { usePlanLimits } from '../../../hooks/use-plan-limits';
 import { addFiles, cancelAddition, completeAddition, TRANSFERS_QUERY_KEY } from '../../../lib/dashboard-api';
+import { formatSize } from '../../../lib/format';
 import { useToast } from '../../toasts/toast-context';
 import { FileList } from '../../uploader/file-list';
 import { FilePicker } from '../../uploader/file-picker';
@@ -27,7 +28,7 @@ import { detailKey } from './use-transfer-action';
  * then completed: only then do recipients see them. S1 recipients may be told by e-mail.
  */
 export function TransferAddFiles({ transfer }: { transfer: TransferDetail }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = transfer.transferId;
   const toast = useToast();
   const describe = useDescribeError();
@@ -166,7 +167,7 @@ export function TransferAddFiles({ transfer }: { transfer: TransferDetail }) {
             >
               {t('account:transfer.add_files_start', {
                 count: selected.length,
-                size: formatSize(totalSize(selected)),
+                size: formatSize(totalSize(selected), i18n.language),
               })}
             </button>
             <button

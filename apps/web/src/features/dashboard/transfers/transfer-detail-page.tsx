@@ -1,11 +1,10 @@
-import { formatSize } from '@ferry/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useDescribeError } from '../../../hooks/use-describe-error';
 import { PRODUCT_NAME } from '../../../lib/config';
 import { getTransferDetail } from '../../../lib/dashboard-api';
-import { formatDate } from '../../../lib/format';
+import { formatDate, formatSize } from '../../../lib/format';
 import { ReceivedUpload } from '../../receive/received-upload';
 import { absoluteLink, LinkField } from '../../uploader/done-step';
 import { TransferClone } from './transfer-clone';
@@ -75,7 +74,7 @@ export function TransferDetailPage({ id }: { id: string }) {
               {[
                 t(`account:transfers.type_${transfer.type}`),
                 t(`account:transfers.status_${transfer.statusLabel}`, { defaultValue: transfer.statusLabel }),
-                formatSize(transfer.totalSize),
+                formatSize(transfer.totalSize, i18n.language),
                 transfer.expired
                   ? t('account:transfers.expired')
                   : t('account:transfers.expires_on', {

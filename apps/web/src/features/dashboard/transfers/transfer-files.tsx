@@ -1,8 +1,9 @@
-import { formatSize, type TransferDetail, truncateFileName } from '@ferry/core';
+import { type TransferDetail, truncateFileName } from '@ferry/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDescribeError } from '../../../hooks/use-describe-error';
 import { cancelAddition, deleteFile, renameFile } from '../../../lib/dashboard-api';
+import { formatSize } from '../../../lib/format';
 import { openThroughHiddenLink } from '../../../lib/hidden-download';
 import { getDownloadLink } from '../../../lib/transfer-api';
 import { useAuth } from '../../auth/auth-context';
@@ -63,7 +64,7 @@ function FileItem({
   editable: boolean;
   download: AdminDownload;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const toast = useToast();
   const [renaming, setRenaming] = useState(false);
   const rename = useTransferAction(transferId, 'file_renamed');
@@ -80,7 +81,7 @@ function FileItem({
           {truncateFileName(file.name)}
         </strong>{' '}
         <span className="muted" data-testid="file-size">
-          {formatSize(file.size)}
+          {formatSize(file.size, i18n.language)}
         </span>
       </p>
       {file.sha256 && (

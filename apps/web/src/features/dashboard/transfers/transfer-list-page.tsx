@@ -1,4 +1,4 @@
-import { formatSize, TRANSFER_TYPES, type TransferListQuery } from '@ferry/core';
+import { TRANSFER_TYPES, type TransferListQuery } from '@ferry/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { STATUS_FILTERS } from './transfer-labels';
 import { TransferCards, TransferTable } from './transfer-rows';
 import { useDebouncedValue } from './use-debounced-value';
 import './transfers.css';
+import { formatSize } from '../../../lib/format';
 
 /** How long typing must pause before the search asks the server. */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -66,7 +67,7 @@ function Select(props: {
 
 /** `/dashboard/transfers`: the user's sent and received transfers, searchable, filtered, sorted, page by page. */
 export function TransferListPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const describe = useDescribeError();
   const mobile = useMediaQuery(MOBILE_QUERY);
   const searchId = useId();
@@ -100,8 +101,8 @@ export function TransferListPage() {
         {first && (
           <p className="transfers-storage" data-testid="transfers-storage">
             {t('account:dashboard.storage_used', {
-              used: formatSize(first.storage.used),
-              limit: formatSize(first.storage.limit),
+              used: formatSize(first.storage.used, i18n.language),
+              limit: formatSize(first.storage.limit, i18n.language),
             })}
             <meter
               className="visually-hidden"

@@ -1,7 +1,7 @@
-import { formatSize, type RecipientDetail, type TransferDetail } from '@ferry/core';
+import type { RecipientDetail, TransferDetail } from '@ferry/core';
 import { useTranslation } from 'react-i18next';
 import { addRecipients, removeRecipient } from '../../../lib/dashboard-api';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatSize } from '../../../lib/format';
 import { ConfirmButton } from './confirm-button';
 import { useTransferAction } from './use-transfer-action';
 import { ValueForm } from './value-form';
@@ -20,7 +20,7 @@ function Timeline({ recipient }: { recipient: RecipientDetail }) {
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
         <li key={index} data-kind={entry.kind}>
           {t(`account:transfer.timeline_${entry.kind}`, {
-            bytes: formatSize(entry.bytes ?? 0),
+            bytes: formatSize(entry.bytes ?? 0, i18n.language),
             count: entry.fileIds?.length ?? 0,
           })}
           {entry.kind === 'downloaded' && entry.archive ? ` ${t('account:transfer.timeline_archive')}` : ''}

@@ -1,7 +1,7 @@
-import { formatSize, type TransferListItem, truncateFileName } from '@ferry/core';
+import { type TransferListItem, truncateFileName } from '@ferry/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatDate } from '../../../lib/format';
+import { formatDate, formatSize } from '../../../lib/format';
 import { displayTransferName } from './transfer-labels';
 
 /**
@@ -29,7 +29,7 @@ function useRowText(item: TransferRowItem) {
     created: formatDate(item.createdAt, i18n.language),
     type: t(`account:transfers.type_${item.type}`),
     status: t(`account:transfers.status_${item.statusLabel}`, { defaultValue: item.statusLabel }),
-    size: formatSize(item.totalSize),
+    size: formatSize(item.totalSize, i18n.language),
     expiry: item.expired
       ? t('account:transfers.expired')
       : t('account:transfers.expires_on', { date: formatDate(item.expiresAt, i18n.language) }),
