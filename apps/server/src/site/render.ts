@@ -1,6 +1,7 @@
 import {
   bcp47Of,
   directionOf,
+  formatSize,
   GB,
   LOCALE_TABLE,
   type Locale,
@@ -54,26 +55,6 @@ type Ui = ReturnType<SiteContent['ui']>;
 
 // ---------------------------------------------------------------------------------------------------- numbers
 
-/** A size in the spec's units of 1000 (§2: 0 decimals at 100 or more, 1 at 10 or more, else 2), in a language. */
-function sizeText(bytes: number, tag: string): string {
-  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  const digits = value >= 100 || unit === 0 ? 0 : value >= 10 ? 1 : 2;
-  const rounded = Number(value.toFixed(digits));
-  return new Intl.NumberFormat(tag, {
-    style: 'unit',
-    unit: units[unit],
-    unitDisplay: 'short',
-    minimumFractionDigits: Number.isInteger(rounded) ? 0 : digits,
-    maximumFractionDigits: digits,
-  }).format(rounded);
-}
-
 const days = (n: number, tag: string) =>
   new Intl.NumberFormat(tag, { style: 'unit', unit: 'day', unitDisplay: 'long' }).format(n);
 const count = (n: number, tag: string) => new Intl.NumberFormat(tag).format(n);
@@ -107,11 +88,11 @@ function plansTable(ui: Ui, locale: Locale, settings: SiteSettings): string {
     return ui('plans.fromPerMonth', { price: money(lowest, currency, tag) });
   };
   const rows: [string, (type: PlanType) => string][] = [
-    ['plans.uploadSize', (t) => sizeText(PLAN_LIMITS[t].uploadSizeGB * GB, tag)],
+    ['plans.uploadSize', (t) => formatSize(PLAN_LIMITS[t].uploadSizeGB * GB, tag)],
     ['plans.validity', (t) => days(PLAN_LIMITS[t].fileValidityInDays, tag)],
     ['plans.recipients', (t) => count(PLAN_LIMITS[t].recipients, tag)],
     ['plans.files', (t) => count(PLAN_LIMITS[t].files, tag)],
-    ['plans.storage', (t) => sizeText(PLAN_LIMITS[t].storageGB * GB, tag)],
+    ['plans.storage', (t) => formatSize(PLAN_LIMITS[t].storageGB * GB, tag)],
     ['plans.price', monthly],
   ];
   const head = PLAN_COLUMNS.map(
