@@ -76,10 +76,27 @@ export function useBrowser() {
       if (!browser) throw new Error('the browser is not started (use inside a test)');
       return browser;
     },
-    /** A new isolated context (downloads accepted), tracked for screenshots on failure. */
-    async newContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+    /**
+     * A new isolated context (downloads accepted), tracked for screenshots on failure. Its visitor has already
+     * answered the cookie-consent widget ("only necessary"), as a returning visitor has, so the widget does not
+     * cover the page; `consent: null` opens a first visit instead (the widget shown), `'all'` an accepted one.
+     */
+    async newContext(
+      options: BrowserContextOptions & { consent?: 'necessary' | 'all' | null } = {},
+    ): Promise<BrowserContext> {
       if (!browser) throw new Error('the browser is not started (use inside a test)');
-      const context = await browser.newContext({ acceptDownloads: true, ...options });
+      const { consent = 'necessary', ...contextOptions } = options;
+      const context = await browser.newContext({ acceptDownloads: true, ...contextOptions });
+      if (consent) {
+        await context.addCookies(
+          ['127.0.0.1', 'localhost'].map((domain) => ({
+            name: 'ferry_consent',
+            value: consent,
+            domain,
+            path: '/',
+          })),
+        );
+      }
       contexts.push(context);
       context.on('page', (page) => {
         const tracked: TrackedPage = { page, log: [] };
@@ -93,7 +110,9 @@ export function useBrowser() {
       return context;
     },
     /** A new context with one page already open. */
-    async newPage(options: BrowserContextOptions = {}): Promise<Page> {
+    async newPage(
+      options: BrowserContextOptions & { consent?: 'necessary' | 'all' | null } = {},
+    ): Promise<Page> {
       const context = await this.newContext(options);
       return context.newPage();
     },
