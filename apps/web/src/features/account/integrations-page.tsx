@@ -8,8 +8,8 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CheckIcon, CopyIcon } from '../../components/icons';
 import { LabelledField } from '../../components/labelled-field';
+import { ShownOnceSecret } from '../../components/shown-once-secret';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { ApiError } from '../../lib/api';
 import { createApiToken, listApiTokens, revokeApiToken } from '../../lib/auth-api';
@@ -18,65 +18,6 @@ import { ScopePicker, scopeLabelKey } from '../apikeys/scope-picker';
 import { ACCOUNT_QUERY_KEY, useAuth } from '../auth/auth-context';
 import { useToast } from '../toasts/toast-context';
 import { AccountLayout } from './account-layout';
-import { copyText } from './clipboard';
-
-/** The new token, shown once, with a copy button; gone from the page once "Done" is pressed. */
-function CreatedToken({ created, onDone }: { created: ApiTokenCreated; onDone: () => void }) {
-  const { t } = useTranslation();
-  const toast = useToast();
-  const id = useId();
-  const input = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    input.current?.focus();
-  }, []);
-  const copy = async () => {
-    const ok = await copyText(created.token, input.current);
-    setCopied(ok);
-    toast.show(t(ok ? 'account:token_copied' : 'account:token_copy_failed'), ok ? 'success' : 'error');
-  };
-  return (
-    <div className="notice notice-success token-created" role="status" data-testid="token-created-panel">
-      <p className="item-title">{t('account:token_created_title', { name: created.name })}</p>
-      <p>{t('account:token_created_once')}</p>
-      <label htmlFor={id} className="field-label">
-        {t('account:token_label')}
-      </label>
-      <div className="input-with-button">
-        <input
-          ref={input}
-          id={id}
-          type="text"
-          readOnly
-          className="mono"
-          value={created.token}
-          onFocus={(event) => event.currentTarget.select()}
-          data-testid="token-created"
-        />
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={() => void copy()}
-          data-testid="token-copy"
-        >
-          {copied ? <CheckIcon /> : <CopyIcon />}
-          {t(copied ? 'uploader:copied' : 'uploader:copy')}
-        </button>
-      </div>
-      <p className="field-hint">{t('account:token_usage')}</p>
-      <div className="auth-actions">
-        <button
-          type="button"
-          className="button button-secondary button-small"
-          onClick={onDone}
-          data-testid="token-done"
-        >
-          {t('account:token_done')}
-        </button>
-      </div>
-    </div>
-  );
-}
 
 /** `/account/integrations`: the personal API tokens section, in the account's frame. */
 export function IntegrationsPage() {
@@ -191,8 +132,19 @@ export function ApiTokensSection({ source = PERSONAL_TOKENS }: { source?: TokenS
       </h2>
       <p className="muted">{t(source.introKey)}</p>
       {created && (
-        <CreatedToken
-          created={created}
+        <ShownOnceSecret
+          title={t('account:token_created_title', { name: created.name })}
+          once={t('account:token_created_once')}
+          label={t('account:token_label')}
+          value={created.token}
+          hint={t('account:token_usage')}
+          copied={t('account:token_copied')}
+          testIds={{
+            panel: 'token-created-panel',
+            value: 'token-created',
+            copy: 'token-copy',
+            done: 'token-done',
+          }}
           onDone={() => {
             setCreated(null);
             // The mutation's state held the secret too.

@@ -51,6 +51,8 @@ describe('/dashboard/admin/api', () => {
   }
 
   it('lists tokens with their scopes and adds a webhook for chosen events, showing its secret once', async () => {
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } });
     const api = mockApi({
       'GET /api/auth/me': () => json(signedInState()),
       'GET /api/auth/tokens': () => json([apiToken({ name: 'Deploy', scopes: ['admin'] })]),
@@ -77,6 +79,11 @@ describe('/dashboard/admin/api', () => {
       events: ['AVAILABLE', 'DOWNLOADED'],
     });
     expect(byTestId<HTMLInputElement>(root, 'webhook-secret').value).toBe('whsec_shown_once');
+    expect(root.textContent).toContain('it will not be shown again');
+    await click(byTestId(root, 'webhook-secret-copy'));
+    await settle();
+    expect(writeText).toHaveBeenCalledWith('whsec_shown_once');
+    expect(root.textContent).toContain('Secret copied');
     expect(byTestId(root, 'webhook-row').textContent).toContain('AVAILABLE, DOWNLOADED');
     await click(byTestId(root, 'webhook-done'));
     expect(root.innerHTML).not.toContain('whsec_shown_once');

@@ -1,8 +1,9 @@
 import { WEBHOOK_EVENTS, type WebhookCreated, type WebhookEvent, type WebhookInfo } from '@ferry/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LabelledField } from '../../components/labelled-field';
+import { ShownOnceSecret } from '../../components/shown-once-secret';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { formatDateTime } from '../../lib/format';
 import {
@@ -12,58 +13,9 @@ import {
   removeWebhook,
   replayDelivery,
 } from '../../lib/webhooks-api';
-import { copyText } from '../account/clipboard';
 import { useToast } from '../toasts/toast-context';
 
 const QUERY_KEY = ['webhooks'];
-
-/** The new webhook's secret, shown once, with a copy button. */
-function CreatedSecret({ created, onDone }: { created: WebhookCreated; onDone: () => void }) {
-  const { t } = useTranslation();
-  const toast = useToast();
-  const id = useId();
-  const input = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    input.current?.focus();
-  }, []);
-  const copy = async () => {
-    const ok = await copyText(created.secret, input.current);
-    toast.show(t(ok ? 'apikeys:secret_copied' : 'account:token_copy_failed'), ok ? 'success' : 'error');
-  };
-  return (
-    <div className="notice notice-success token-created" role="status" data-testid="webhook-created-panel">
-      <p>{t('apikeys:secret_once')}</p>
-      <label htmlFor={id} className="field-label">
-        {t('apikeys:secret_label')}
-      </label>
-      <div className="input-with-button">
-        <input
-          ref={input}
-          id={id}
-          type="text"
-          readOnly
-          className="mono"
-          value={created.secret}
-          onFocus={(event) => event.currentTarget.select()}
-          data-testid="webhook-secret"
-        />
-        <button type="button" className="button button-primary" onClick={() => void copy()}>
-          {t('uploader:copy')}
-        </button>
-      </div>
-      <div className="auth-actions">
-        <button
-          type="button"
-          className="button button-secondary button-small"
-          onClick={onDone}
-          data-testid="webhook-done"
-        >
-          {t('account:token_done')}
-        </button>
-      </div>
-    </div>
-  );
-}
 
 /** A webhook's delivery log, newest first, with replay. */
 function Deliveries({ hook }: { hook: WebhookInfo }) {
@@ -194,8 +146,17 @@ export function WebhooksSection() {
       </h2>
       <p className="muted">{t('apikeys:webhooks_intro')}</p>
       {created && (
-        <CreatedSecret
-          created={created}
+        <ShownOnceSecret
+          once={t('apikeys:secret_once')}
+          label={t('apikeys:secret_label')}
+          value={created.secret}
+          copied={t('apikeys:secret_copied')}
+          testIds={{
+            panel: 'webhook-created-panel',
+            value: 'webhook-secret',
+            copy: 'webhook-secret-copy',
+            done: 'webhook-done',
+          }}
           onDone={() => {
             setCreated(null);
             create.reset();

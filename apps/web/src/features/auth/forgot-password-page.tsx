@@ -7,7 +7,7 @@ import { useCountdown } from '../../hooks/use-countdown';
 import { forgotPassword } from '../../lib/auth-api';
 import { AuthCard } from './auth-card';
 import { type AuthProblem, authProblem } from './auth-errors';
-import { FieldError } from './field-error';
+import { EmailField } from './email-field';
 import { AuthProblemMessage } from './use-auth-submit';
 
 /** `/forgot-password`: mails a link to choose a new password (the answer never says whether the account exists). */
@@ -74,24 +74,14 @@ export function ForgotPasswordPage() {
     <AuthCard title={t('auth:forgot_title')} testId="page-forgot-password" state="form">
       <p className="muted">{t('auth:forgot_intro')}</p>
       <form className="auth-form" noValidate onSubmit={(event) => void onSubmit(event)}>
-        <div className="field">
-          <label htmlFor={`${id}-email`}>{t('auth:email_label')}</label>
-          <input
-            ref={input}
-            id={`${id}-email`}
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            maxLength={320}
-            required
-            value={email}
-            aria-invalid={emailError ? true : undefined}
-            aria-describedby={emailError ? `${id}-email-error` : undefined}
-            onChange={(event) => setEmail(event.target.value)}
-            data-testid="forgot-email"
-          />
-          <FieldError id={`${id}-email-error`} text={emailError} />
-        </div>
+        <EmailField
+          id={id}
+          inputRef={input}
+          value={email}
+          onChange={setEmail}
+          error={emailError}
+          testId="forgot-email"
+        />
         {problem && <AuthProblemMessage problem={problem} waitSeconds={waitSeconds} testId="forgot-error" />}
         <button
           type="submit"

@@ -11,6 +11,7 @@ import { checkoutPath } from '../billing/plan-labels';
 import { AuthCard } from './auth-card';
 import { useAuth } from './auth-context';
 import { type AuthProblem, authProblem } from './auth-errors';
+import { EmailField } from './email-field';
 import { FieldError } from './field-error';
 import { OidcProviders } from './oidc-providers';
 import { PasswordHint } from './password-hint';
@@ -194,24 +195,14 @@ export function RegisterPage() {
         onSubmit={(event) => void onSubmit(event)}
         data-testid="register-form"
       >
-        <div className="field">
-          <label htmlFor={`${id}-email`}>{t('auth:email_label')}</label>
-          <input
-            ref={emailInput}
-            id={`${id}-email`}
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            maxLength={320}
-            required
-            value={email}
-            aria-invalid={fieldErrors.email ? true : undefined}
-            aria-describedby={fieldErrors.email ? `${id}-email-error` : undefined}
-            onChange={(event) => setEmail(event.target.value)}
-            data-testid="register-email"
-          />
-          <FieldError id={`${id}-email-error`} text={fieldErrors.email ?? null} />
-        </div>
+        <EmailField
+          id={id}
+          inputRef={emailInput}
+          value={email}
+          onChange={setEmail}
+          error={fieldErrors.email ?? null}
+          testId="register-email"
+        />
         <div className="field">
           <label htmlFor={`${id}-password`}>{t('auth:new_password_label')}</label>
           <PasswordInput

@@ -9,6 +9,7 @@ import { RequiredSecondFactorSetup } from '../team-admin/required-second-factor'
 import { AuthCard } from './auth-card';
 import { useAuth } from './auth-context';
 import { normaliseCode, safeNextPath } from './auth-errors';
+import { EmailField } from './email-field';
 import { FieldError } from './field-error';
 import { OidcProviders, oidcErrorKey } from './oidc-providers';
 import { SecondFactorField } from './second-factor-field';
@@ -96,25 +97,16 @@ export function SignInPage() {
             onSubmit={(event) => void onSubmit(event)}
             data-testid="signin-form"
           >
-            <div className="field">
-              <label htmlFor={`${id}-email`}>{t('auth:email_label')}</label>
-              <input
-                ref={emailInput}
-                id={`${id}-email`}
-                type="email"
-                autoComplete="username"
-                inputMode="email"
-                maxLength={320}
-                required
-                value={email}
-                readOnly={submit.needsCode}
-                aria-invalid={fieldErrors.email ? true : undefined}
-                aria-describedby={fieldErrors.email ? `${id}-email-error` : undefined}
-                onChange={(event) => setEmail(event.target.value)}
-                data-testid="signin-email"
-              />
-              <FieldError id={`${id}-email-error`} text={fieldErrors.email ?? null} />
-            </div>
+            <EmailField
+              id={id}
+              inputRef={emailInput}
+              autoComplete="username"
+              value={email}
+              readOnly={submit.needsCode}
+              onChange={setEmail}
+              error={fieldErrors.email ?? null}
+              testId="signin-email"
+            />
             <div className="field">
               <div className="field-label-row">
                 <label htmlFor={`${id}-password`}>{t('auth:password_label')}</label>

@@ -4,13 +4,12 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LabelledField } from '../../components/labelled-field';
 import { useDescribeError } from '../../hooks/use-describe-error';
-import { PRODUCT_NAME } from '../../lib/config';
 import { useAuth } from '../auth/auth-context';
+import { PageFrame } from '../dashboard/page-frame';
 import { SettingsSwitch } from '../dashboard/settings-switch';
 import { getTeamAuthPolicy, putTeamAuthPolicy } from './team-api';
 import { teamIdOf } from './transfer-policy-page';
 import './team-admin.css';
-import { isForbidden, NoAccessNotice } from '../dashboard/no-access';
 
 /** The domains typed in the text area: one per line (or separated by commas or spaces), lower case, once each. */
 export function parseDomains(text: string): string[] {
@@ -72,27 +71,16 @@ export function AuthenticationPolicyPage() {
     // Every method on is "all" (null): providers configured later are allowed too.
     set({ signInMethods: available.every((a) => next.includes(a)) ? null : next });
   };
-  const title = t('teamPolicies:auth.title');
   return (
-    <div className="dashboard-page" data-testid="page-admin-authentication">
-      <title>{`${title} · ${PRODUCT_NAME}`}</title>
-      <header className="dashboard-page-header">
-        <h1 className="panel-title">{title}</h1>
-        <p className="muted">{t('teamPolicies:auth.intro')}</p>
-      </header>
-      {loaded.isPending && teamId !== '' && (
-        <p className="muted" role="status" aria-busy="true">
-          {t('teamPolicies:loading')}
-        </p>
-      )}
-      {loaded.error &&
-        (isForbidden(loaded.error) ? (
-          <NoAccessNotice />
-        ) : (
-          <div className="notice notice-error" role="alert" data-testid="auth-policy-load-error">
-            <p>{describe(loaded.error)}</p>
-          </div>
-        ))}
+    <PageFrame
+      title={t('teamPolicies:auth.title')}
+      intro={<p className="muted">{t('teamPolicies:auth.intro')}</p>}
+      testId="page-admin-authentication"
+      loading={loaded.isPending && teamId !== ''}
+      loadingText={t('teamPolicies:loading')}
+      error={loaded.error}
+      errorTestId="auth-policy-load-error"
+    >
       {form && (
         <form onSubmit={onSubmit} noValidate data-testid="auth-policy-form">
           <LabelledField
@@ -154,6 +142,6 @@ export function AuthenticationPolicyPage() {
           </button>
         </form>
       )}
-    </div>
+    </PageFrame>
   );
 }

@@ -2,14 +2,12 @@ import type { TeamActivityDay } from '@ferry/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDescribeError } from '../../hooks/use-describe-error';
-import { PRODUCT_NAME } from '../../lib/config';
 import { formatSize, intlLocale } from '../../lib/format';
 import { useAuth } from '../auth/auth-context';
+import { PageFrame } from '../dashboard/page-frame';
 import { getTeamOverview } from './team-api';
 import { teamIdOf } from './transfer-policy-page';
 import './team-admin.css';
-import { isForbidden, NoAccessNotice } from '../dashboard/no-access';
 
 const WIDTH = 300;
 const HEIGHT = 100;
@@ -48,7 +46,6 @@ function Bars({ values, label, testId }: { values: readonly number[]; label: str
  */
 export function TeamOverviewPage() {
   const { t, i18n } = useTranslation();
-  const describe = useDescribeError();
   const { state } = useAuth();
   const teamId = teamIdOf(state);
   const tableId = useId();
@@ -64,27 +61,16 @@ export function TeamOverviewPage() {
       month: 'short',
       timeZone: 'UTC',
     });
-  const title = t('teamPolicies:overview.title');
   const o = overview.data;
   return (
-    <div className="dashboard-page" data-testid="page-admin-overview">
-      <title>{`${title} · ${PRODUCT_NAME}`}</title>
-      <header className="dashboard-page-header">
-        <h1 className="panel-title">{title}</h1>
-      </header>
-      {overview.isPending && teamId !== '' && (
-        <p className="muted" role="status" aria-busy="true">
-          {t('teamPolicies:loading')}
-        </p>
-      )}
-      {overview.error &&
-        (isForbidden(overview.error) ? (
-          <NoAccessNotice />
-        ) : (
-          <div className="notice notice-error" role="alert" data-testid="overview-error">
-            <p>{describe(overview.error)}</p>
-          </div>
-        ))}
+    <PageFrame
+      title={t('teamPolicies:overview.title')}
+      testId="page-admin-overview"
+      loading={overview.isPending && teamId !== ''}
+      loadingText={t('teamPolicies:loading')}
+      error={overview.error}
+      errorTestId="overview-error"
+    >
       {o && (
         <>
           <dl className="team-figures">
@@ -167,6 +153,6 @@ export function TeamOverviewPage() {
           </section>
         </>
       )}
-    </div>
+    </PageFrame>
   );
 }

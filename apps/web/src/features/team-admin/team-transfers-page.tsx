@@ -3,14 +3,12 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LabelledField } from '../../components/labelled-field';
-import { MOBILE_QUERY, useMediaQuery } from '../../components/slide-panel-media';
-import { useDescribeError } from '../../hooks/use-describe-error';
-import { PRODUCT_NAME } from '../../lib/config';
 import { listTeamMembers } from '../../lib/team-api';
 import { useAuth } from '../auth/auth-context';
+import { PageFrame } from '../dashboard/page-frame';
 import { STATUS_FILTERS } from '../dashboard/transfers/transfer-labels';
 import { SEARCH_DEBOUNCE_MS } from '../dashboard/transfers/transfer-list-page';
-import { TransferCards, TransferTable } from '../dashboard/transfers/transfer-rows';
+import { TransferListResults } from '../dashboard/transfers/transfer-list-results';
 import { useDebouncedValue } from '../dashboard/transfers/use-debounced-value';
 import { listTeamTransfers } from './team-api';
 import { teamIdOf } from './transfer-policy-page';
@@ -56,8 +54,6 @@ function useMembers(teamId: string, items: TeamTransferListItem[]): Member[] {
  */
 export function TeamTransfersPage() {
   const { t } = useTranslation();
-  const describe = useDescribeError();
-  const mobile = useMediaQuery(MOBILE_QUERY);
   const { state } = useAuth();
   const teamId = teamIdOf(state);
   const [search, setSearch] = useState('');
@@ -78,112 +74,84 @@ export function TeamTransfersPage() {
   });
   const items = list.data?.pages.flatMap((page) => page.items) ?? [];
   const members = useMembers(teamId, items);
-  const first = list.data?.pages[0];
-  const title = t('teamPolicies:adminTransfers.title');
 
   return (
-    <div className="dashboard-page transfers-page" data-testid="page-admin-transfers">
-      <title>{`${title} · ${PRODUCT_NAME}`}</title>
-      <section className="panel dashboard-card" aria-labelledby="admin-transfers-title">
-        <h1 id="admin-transfers-title" className="panel-title">
-          {title}
-        </h1>
-        <p className="muted">{t('teamPolicies:adminTransfers.intro')}</p>
-        <div className="transfers-filters">
-          <LabelledField label={t('account:transfers.search')}>
-            {(p) => (
-              <input
-                {...p}
-                type="search"
-                value={search}
-                maxLength={200}
-                placeholder={t('account:transfers.search_hint')}
-                data-testid="admin-transfers-search"
-                onChange={(event) => setSearch(event.target.value)}
-              />
-            )}
-          </LabelledField>
-          <LabelledField label={t('teamPolicies:adminTransfers.member')}>
-            {(p) => (
-              <select
-                {...p}
-                value={member}
-                data-testid="admin-transfers-member"
-                onChange={(event) => setMember(event.target.value)}
-              >
-                <option value="">{t('teamPolicies:adminTransfers.all_members')}</option>
-                {members.map((m) => (
-                  <option key={m.uid} value={m.uid}>
-                    {m.email}
-                  </option>
-                ))}
-              </select>
-            )}
-          </LabelledField>
-          <LabelledField label={t('account:transfers.filter_status')}>
-            {(p) => (
-              <select
-                {...p}
-                value={status}
-                data-testid="admin-transfers-status"
-                onChange={(event) => setStatus(event.target.value)}
-              >
-                <option value="">{t('account:transfers.filter_all')}</option>
-                {[...STATUS_FILTERS.keys()].map((v) => (
-                  <option key={v} value={v}>
-                    {t(`account:transfers.status_${v}`)}
-                  </option>
-                ))}
-              </select>
-            )}
-          </LabelledField>
-        </div>
-        {list.isPending && teamId !== '' && (
-          <p className="muted" role="status" aria-busy="true" data-testid="admin-transfers-loading">
-            {t('account:loading')}
-          </p>
-        )}
-        {list.error && (
-          <div className="notice notice-error" role="alert" data-testid="admin-transfers-error">
-            <p>{describe(list.error)}</p>
-            <button
-              type="button"
-              className="button button-secondary button-small"
-              onClick={() => void list.refetch()}
-            >
-              {t('common:retry')}
-            </button>
+    <PageFrame
+      title={t('teamPolicies:adminTransfers.title')}
+      testId="page-admin-transfers"
+      className="transfers-page"
+      card
+      intro={
+        <>
+          <p className="muted">{t('teamPolicies:adminTransfers.intro')}</p>
+          <div className="transfers-filters">
+            <LabelledField label={t('account:transfers.search')}>
+              {(p) => (
+                <input
+                  {...p}
+                  type="search"
+                  value={search}
+                  maxLength={200}
+                  placeholder={t('account:transfers.search_hint')}
+                  data-testid="admin-transfers-search"
+                  onChange={(event) => setSearch(event.target.value)}
+                />
+              )}
+            </LabelledField>
+            <LabelledField label={t('teamPolicies:adminTransfers.member')}>
+              {(p) => (
+                <select
+                  {...p}
+                  value={member}
+                  data-testid="admin-transfers-member"
+                  onChange={(event) => setMember(event.target.value)}
+                >
+                  <option value="">{t('teamPolicies:adminTransfers.all_members')}</option>
+                  {members.map((m) => (
+                    <option key={m.uid} value={m.uid}>
+                      {m.email}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </LabelledField>
+            <LabelledField label={t('account:transfers.filter_status')}>
+              {(p) => (
+                <select
+                  {...p}
+                  value={status}
+                  data-testid="admin-transfers-status"
+                  onChange={(event) => setStatus(event.target.value)}
+                >
+                  <option value="">{t('account:transfers.filter_all')}</option>
+                  {[...STATUS_FILTERS.keys()].map((v) => (
+                    <option key={v} value={v}>
+                      {t(`account:transfers.status_${v}`)}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </LabelledField>
           </div>
-        )}
-        {first && (
-          <p className="muted" role="status" data-testid="admin-transfers-total">
-            {t(first.totalIsCapped ? 'account:transfers.total_capped' : 'account:transfers.total', {
-              count: first.total,
-            })}
-          </p>
-        )}
-        {list.data && items.length === 0 && (
-          <p className="transfers-empty" data-testid="admin-transfers-empty">
-            {q || member || status
-              ? t('account:transfers.empty_filtered')
-              : t('teamPolicies:adminTransfers.empty')}
-          </p>
-        )}
-        {items.length > 0 &&
-          (mobile ? <TransferCards items={items} team /> : <TransferTable items={items} team />)}
-        {list.hasNextPage && (
-          <button
-            type="button"
-            className="button button-secondary transfers-more"
-            data-testid="admin-transfers-more"
-            disabled={list.isFetchingNextPage}
-            aria-busy={list.isFetchingNextPage}
-            onClick={() => void list.fetchNextPage()}
-          >
-            {list.isFetchingNextPage ? t('account:loading') : t('account:transfers.load_more')}
-          </button>
-        )}
-      </section>
-    </div>
+        </>
+      }
+      loading={list.isPending && teamId !== ''}
+      loadingTestId="admin-transfers-loading"
+      error={list.error}
+      errorTestId="admin-transfers-error"
+      onRetry={() => void list.refetch()}
+      noAccessNotice={false}
+    >
+      <TransferListResults
+        list={list}
+        team
+        testId="admin-transfers"
+        emptyText={
+          q || member || status
+            ? t('account:transfers.empty_filtered')
+            : t('teamPolicies:adminTransfers.empty')
+        }
+      />
+    </PageFrame>
   );
 }

@@ -3,12 +3,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDescribeError } from '../../hooks/use-describe-error';
-import { PRODUCT_NAME } from '../../lib/config';
 import { useAuth } from '../auth/auth-context';
+import { PageFrame } from '../dashboard/page-frame';
 import { SettingsSwitch } from '../dashboard/settings-switch';
 import { ExtensionTags } from './extension-tags';
 import './team-admin.css';
-import { isForbidden, NoAccessNotice } from '../dashboard/no-access';
 import { getTeamUploaderSettings, putTeamUploaderSettings } from './team-api';
 
 type Flag = {
@@ -90,27 +89,16 @@ export function TransferPolicyPage() {
         onChange={(checked) => set({ [name]: checked })}
       />
     );
-  const title = t('teamPolicies:transfers.title');
   return (
-    <div className="dashboard-page" data-testid="page-admin-transfer-settings">
-      <title>{`${title} · ${PRODUCT_NAME}`}</title>
-      <header className="dashboard-page-header">
-        <h1 className="panel-title">{title}</h1>
-        <p className="muted">{t('teamPolicies:transfers.intro')}</p>
-      </header>
-      {loaded.isPending && teamId !== '' && (
-        <p className="muted" role="status" aria-busy="true">
-          {t('teamPolicies:loading')}
-        </p>
-      )}
-      {loaded.error &&
-        (isForbidden(loaded.error) ? (
-          <NoAccessNotice />
-        ) : (
-          <div className="notice notice-error" role="alert" data-testid="policy-load-error">
-            <p>{describe(loaded.error)}</p>
-          </div>
-        ))}
+    <PageFrame
+      title={t('teamPolicies:transfers.title')}
+      intro={<p className="muted">{t('teamPolicies:transfers.intro')}</p>}
+      testId="page-admin-transfer-settings"
+      loading={loaded.isPending && teamId !== ''}
+      loadingText={t('teamPolicies:loading')}
+      error={loaded.error}
+      errorTestId="policy-load-error"
+    >
       {form && (
         <form onSubmit={onSubmit} noValidate data-testid="transfer-policy-form">
           <fieldset className="settings-group">
@@ -155,6 +143,6 @@ export function TransferPolicyPage() {
           </button>
         </form>
       )}
-    </div>
+    </PageFrame>
   );
 }

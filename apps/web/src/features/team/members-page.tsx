@@ -4,7 +4,6 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LabelledField } from '../../components/labelled-field';
 import { useDescribeError } from '../../hooks/use-describe-error';
-import { PRODUCT_NAME } from '../../lib/config';
 import { formatDate } from '../../lib/format';
 import {
   inviteTeamMembers,
@@ -15,7 +14,7 @@ import {
 } from '../../lib/team-api';
 import { ACCOUNT_QUERY_KEY, useAuth } from '../auth/auth-context';
 import './team.css';
-import { isForbidden, NoAccessNotice } from '../dashboard/no-access';
+import { PageFrame } from '../dashboard/page-frame';
 
 /** Addresses typed in one box: separated by commas, semicolons, spaces or lines. */
 export function splitAddresses(text: string): string[] {
@@ -228,31 +227,23 @@ export function MembersPage() {
 
   const data = query.data;
   return (
-    <div className="dashboard-page team-page" data-testid="page-team-users">
-      <title>{`${t('team:users_title')} · ${PRODUCT_NAME}`}</title>
-      <header className="dashboard-page-header">
-        <h1 className="panel-title">{t('team:users_title')}</h1>
-        {data && (
+    <PageFrame
+      title={t('team:users_title')}
+      intro={
+        data && (
           <p className="muted" data-testid="team-seats">
             {data.seats.licences === null
               ? t('team:seats_uncapped', { used: data.seats.used })
               : t('team:seats', { used: data.seats.used, licences: data.seats.licences })}
           </p>
-        )}
-      </header>
-      {query.isPending && (
-        <p className="muted" role="status" aria-busy="true">
-          {t('account:loading')}
-        </p>
-      )}
-      {query.error &&
-        (isForbidden(query.error) ? (
-          <NoAccessNotice />
-        ) : (
-          <div className="notice notice-error" role="alert" data-testid="team-error">
-            <p>{describe(query.error)}</p>
-          </div>
-        ))}
+        )
+      }
+      testId="page-team-users"
+      className="team-page"
+      loading={query.isPending}
+      error={query.error}
+      errorTestId="team-error"
+    >
       {data && (
         <>
           <form className="panel dashboard-card team-invite" onSubmit={(e) => void submit(e)} noValidate>
@@ -329,6 +320,6 @@ export function MembersPage() {
           </div>
         </>
       )}
-    </div>
+    </PageFrame>
   );
 }

@@ -8,7 +8,6 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LabelledField } from '../../components/labelled-field';
 import { useDescribeError } from '../../hooks/use-describe-error';
-import { PRODUCT_NAME } from '../../lib/config';
 import {
   createUserGroup,
   deleteUserGroup,
@@ -19,7 +18,7 @@ import {
 } from '../../lib/team-api';
 import { ACCOUNT_QUERY_KEY, useAuth } from '../auth/auth-context';
 import './team.css';
-import { isForbidden, NoAccessNotice } from '../dashboard/no-access';
+import { PageFrame } from '../dashboard/page-frame';
 
 type Flag = {
   [K in keyof UploaderSettings]: UploaderSettings[K] extends boolean ? K : never;
@@ -152,22 +151,14 @@ export function UserGroupsPage() {
       onError(e);
     }
   };
-  const loadError = groups.error ?? members.error;
   return (
-    <div className="dashboard-page team-page" data-testid="page-team-groups">
-      <title>{`${t('team:groups_title')} · ${PRODUCT_NAME}`}</title>
-      <header className="dashboard-page-header">
-        <h1 className="panel-title">{t('team:groups_title')}</h1>
-        <p className="muted">{t('team:groups_intro')}</p>
-      </header>
-      {loadError &&
-        (isForbidden(loadError) ? (
-          <NoAccessNotice />
-        ) : (
-          <p className="notice notice-error" role="alert">
-            {describe(loadError)}
-          </p>
-        ))}
+    <PageFrame
+      title={t('team:groups_title')}
+      intro={<p className="muted">{t('team:groups_intro')}</p>}
+      testId="page-team-groups"
+      className="team-page"
+      error={groups.error ?? members.error}
+    >
       {error && (
         <p className="notice notice-error" role="alert" data-testid="groups-error">
           {error}
@@ -226,6 +217,6 @@ export function UserGroupsPage() {
             ))}
         </section>
       )}
-    </div>
+    </PageFrame>
   );
 }

@@ -2,13 +2,11 @@ import { TRANSFER_TYPES, type TransferListQuery } from '@ferry/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MOBILE_QUERY, useMediaQuery } from '../../../components/slide-panel-media';
-import { useDescribeError } from '../../../hooks/use-describe-error';
-import { PRODUCT_NAME } from '../../../lib/config';
 import { listTransfers, TRANSFERS_QUERY_KEY } from '../../../lib/dashboard-api';
 import { storageShare } from '../overview-page';
+import { PageFrame } from '../page-frame';
 import { STATUS_FILTERS } from './transfer-labels';
-import { TransferCards, TransferTable } from './transfer-rows';
+import { TransferListResults } from './transfer-list-results';
 import { useDebouncedValue } from './use-debounced-value';
 import './transfers.css';
 import { formatSize } from '../../../lib/format';
@@ -68,8 +66,6 @@ function Select(props: {
 /** `/dashboard/transfers`: the user's sent and received transfers, searchable, filtered, sorted, page by page. */
 export function TransferListPage() {
   const { t, i18n } = useTranslation();
-  const describe = useDescribeError();
-  const mobile = useMediaQuery(MOBILE_QUERY);
   const searchId = useId();
   const [search, setSearch] = useState('');
   const q = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
@@ -87,139 +83,112 @@ export function TransferListPage() {
     getNextPageParam: (page) => page.nextCursor ?? undefined,
   });
   const set = (patch: Partial<Filters>) => setFilters((current) => ({ ...current, ...patch }));
-  const items = list.data?.pages.flatMap((page) => page.items) ?? [];
   const first = list.data?.pages[0];
   const all = { value: '', label: t('account:transfers.filter_all') };
 
   return (
-    <div className="dashboard-page transfers-page" data-testid="page-transfers">
-      <title>{`${t('account:transfers.title')} · ${PRODUCT_NAME}`}</title>
-      <section className="panel dashboard-card" aria-labelledby="transfers-title">
-        <h1 id="transfers-title" className="panel-title">
-          {t('account:transfers.title')}
-        </h1>
-        {first && (
-          <p className="transfers-storage" data-testid="transfers-storage">
-            {t('account:dashboard.storage_used', {
-              used: formatSize(first.storage.used, i18n.language),
-              limit: formatSize(first.storage.limit, i18n.language),
-            })}
-            <meter
-              className="visually-hidden"
-              min={0}
-              max={100}
-              value={storageShare(first.storage.used, first.storage.limit)}
-              aria-label={t('account:dashboard.storage_title')}
+    <PageFrame
+      title={t('account:transfers.title')}
+      testId="page-transfers"
+      className="transfers-page"
+      card
+      intro={
+        <>
+          {first && (
+            <p className="transfers-storage" data-testid="transfers-storage">
+              {t('account:dashboard.storage_used', {
+                used: formatSize(first.storage.used, i18n.language),
+                limit: formatSize(first.storage.limit, i18n.language),
+              })}
+              <meter
+                className="visually-hidden"
+                min={0}
+                max={100}
+                value={storageShare(first.storage.used, first.storage.limit)}
+                aria-label={t('account:dashboard.storage_title')}
+              />
+            </p>
+          )}
+          <fieldset className="transfers-direction">
+            <legend className="visually-hidden">{t('account:transfers.direction')}</legend>
+            {(['sent', 'received'] as const).map((direction) => (
+              <button
+                key={direction}
+                type="button"
+                className="button button-secondary button-small"
+                aria-pressed={filters.direction === direction}
+                data-testid={`direction-${direction}`}
+                onClick={() => set({ direction })}
+              >
+                {t(`account:transfers.direction_${direction}`)}
+              </button>
+            ))}
+          </fieldset>
+          <div className="transfers-filters">
+            <div className="field">
+              <label htmlFor={searchId}>{t('account:transfers.search')}</label>
+              <input
+                id={searchId}
+                type="search"
+                value={search}
+                maxLength={200}
+                placeholder={t('account:transfers.search_hint')}
+                data-testid="transfers-search"
+                onChange={(event) => setSearch(event.target.value)}
+              />
+            </div>
+            <Select
+              label={t('account:transfers.filter_type')}
+              value={filters.type}
+              testId="filter-type"
+              options={[
+                all,
+                ...TRANSFER_TYPES.map((v) => ({ value: v, label: t(`account:transfers.type_${v}`) })),
+              ]}
+              onChange={(type) => set({ type })}
             />
-          </p>
-        )}
-        <fieldset className="transfers-direction">
-          <legend className="visually-hidden">{t('account:transfers.direction')}</legend>
-          {(['sent', 'received'] as const).map((direction) => (
-            <button
-              key={direction}
-              type="button"
-              className="button button-secondary button-small"
-              aria-pressed={filters.direction === direction}
-              data-testid={`direction-${direction}`}
-              onClick={() => set({ direction })}
-            >
-              {t(`account:transfers.direction_${direction}`)}
-            </button>
-          ))}
-        </fieldset>
-        <div className="transfers-filters">
-          <div className="field">
-            <label htmlFor={searchId}>{t('account:transfers.search')}</label>
-            <input
-              id={searchId}
-              type="search"
-              value={search}
-              maxLength={200}
-              placeholder={t('account:transfers.search_hint')}
-              data-testid="transfers-search"
-              onChange={(event) => setSearch(event.target.value)}
+            <Select
+              label={t('account:transfers.filter_status')}
+              value={filters.status}
+              testId="filter-status"
+              options={[
+                all,
+                ...[...STATUS_FILTERS.keys()].map((v) => ({
+                  value: v,
+                  label: t(`account:transfers.status_${v}`),
+                })),
+              ]}
+              onChange={(status) => set({ status })}
             />
-          </div>
-          <Select
-            label={t('account:transfers.filter_type')}
-            value={filters.type}
-            testId="filter-type"
-            options={[
-              all,
-              ...TRANSFER_TYPES.map((v) => ({ value: v, label: t(`account:transfers.type_${v}`) })),
-            ]}
-            onChange={(type) => set({ type })}
-          />
-          <Select
-            label={t('account:transfers.filter_status')}
-            value={filters.status}
-            testId="filter-status"
-            options={[
-              all,
-              ...[...STATUS_FILTERS.keys()].map((v) => ({
+            <Select
+              label={t('account:transfers.sort')}
+              value={filters.sort}
+              testId="transfers-sort"
+              options={SORTS.map((v) => ({
                 value: v,
-                label: t(`account:transfers.status_${v}`),
-              })),
-            ]}
-            onChange={(status) => set({ status })}
-          />
-          <Select
-            label={t('account:transfers.sort')}
-            value={filters.sort}
-            testId="transfers-sort"
-            options={SORTS.map((v) => ({
-              value: v,
-              label: t(`account:transfers.sort_${v.replace(':', '_')}`),
-            }))}
-            onChange={(sort) => set({ sort: sort as SortChoice })}
-          />
-        </div>
-        {list.isPending && (
-          <p className="muted" role="status" aria-busy="true" data-testid="transfers-loading">
-            {t('account:loading')}
-          </p>
-        )}
-        {list.error && (
-          <div className="notice notice-error" role="alert" data-testid="transfers-error">
-            <p>{describe(list.error)}</p>
-            <button
-              type="button"
-              className="button button-secondary button-small"
-              onClick={() => void list.refetch()}
-            >
-              {t('common:retry')}
-            </button>
+                label: t(`account:transfers.sort_${v.replace(':', '_')}`),
+              }))}
+              onChange={(sort) => set({ sort: sort as SortChoice })}
+            />
           </div>
-        )}
-        {first && (
-          <p className="muted" role="status" data-testid="transfers-total">
-            {t(first.totalIsCapped ? 'account:transfers.total_capped' : 'account:transfers.total', {
-              count: first.total,
-            })}
-          </p>
-        )}
-        {list.data && items.length === 0 && (
-          <p className="transfers-empty" data-testid="transfers-empty">
-            {q || filters.type || filters.status
-              ? t('account:transfers.empty_filtered')
-              : t(`account:transfers.empty_${filters.direction}`)}
-          </p>
-        )}
-        {items.length > 0 && (mobile ? <TransferCards items={items} /> : <TransferTable items={items} />)}
-        {list.hasNextPage && (
-          <button
-            type="button"
-            className="button button-secondary transfers-more"
-            data-testid="transfers-more"
-            disabled={list.isFetchingNextPage}
-            aria-busy={list.isFetchingNextPage}
-            onClick={() => void list.fetchNextPage()}
-          >
-            {list.isFetchingNextPage ? t('account:loading') : t('account:transfers.load_more')}
-          </button>
-        )}
-      </section>
-    </div>
+        </>
+      }
+      loading={list.isPending}
+      loadingTestId="transfers-loading"
+      error={list.error}
+      errorTestId="transfers-error"
+      onRetry={() => void list.refetch()}
+      noAccessNotice={false}
+    >
+      <TransferListResults
+        list={list}
+        testId="transfers"
+        emptyText={
+          q || filters.type || filters.status
+            ? t('account:transfers.empty_filtered')
+            : t(`account:transfers.empty_${filters.direction}`)
+        }
+      />
+    </PageFrame>
   );
 }
