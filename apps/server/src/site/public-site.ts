@@ -71,7 +71,7 @@ export class PublicSite {
   page(pathname: string, visit: Visit): string | null {
     const found = sitePageOf(pathname);
     if (!found) return null;
-    const key = `${found.locale}|${found.path}|${visit.signedIn}|${visit.mainDomain}`;
+    const key = `${found.locale}|${found.path}|${visit.signedIn}|${visit.mainDomain}|${visit.consentChosen}`;
     let html = this.rendered.get(key);
     if (html === undefined) {
       html = renderSitePage({
@@ -141,7 +141,7 @@ export class PublicSite {
           `<script id="ferry-site-config" type="application/json">${config}</script>` +
           `<script src="${this.files.scriptPath}" defer></script></head>`,
       )
-      .replace('</body>', `${consentHtml(ui, visitorLocale, this.settings)}</body>`);
+      .replace('</body>', `${consentHtml(ui, visitorLocale, this.settings, !visit.consentChosen)}</body>`);
   }
 
   sitemap(): string {

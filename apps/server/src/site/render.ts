@@ -43,6 +43,8 @@ export interface Visit {
   signedIn: boolean;
   /** The request came to the main domain (PUBLIC_URL's host). */
   mainDomain: boolean;
+  /** The visitor has answered the cookie-consent widget (a `ferry_consent` cookie came with the request). */
+  consentChosen: boolean;
 }
 
 /** The site's static files, named by their content's hash (site/assets.ts). */
@@ -394,10 +396,14 @@ export function madeInHtml(ui: Ui, locale: Locale, settings: SiteSettings, visit
   return `<div class="made-in" data-testid="made-in-banner">${escapeHtml(ui('madeIn', { country }))}</div>`;
 }
 
-/** The cookie-consent widget: hidden until site.js finds no choice yet. */
-export function consentHtml(ui: Ui, locale: Locale, settings: SiteSettings): string {
+/**
+ * The cookie-consent widget: drawn open for a visitor who has not answered yet (so it is painted with the page,
+ * not after the script), else hidden until "Cookie settings" opens it. Without JavaScript nothing optional can
+ * load, and consent.css hides it.
+ */
+export function consentHtml(ui: Ui, locale: Locale, settings: SiteSettings, open: boolean): string {
   return (
-    `<section class="consent" id="ferry-consent" aria-label="${escapeHtml(ui('consent.title'))}" hidden` +
+    `<section class="consent" id="ferry-consent" aria-label="${escapeHtml(ui('consent.title'))}"${open ? '' : ' hidden'}` +
     ` data-analytics="${escapeHtml(settings.analyticsScriptUrl ?? '')}">` +
     `<p><strong>${escapeHtml(ui('consent.title'))}.</strong> ${escapeHtml(ui('consent.text'))}</p>` +
     `<div class="consent-actions"><button type="button" class="button" data-consent="necessary">${escapeHtml(ui('consent.necessary'))}</button>` +
@@ -473,7 +479,7 @@ export function renderSitePage(input: {
     `<footer class="site-footer"><div class="footer-links">${footer}</div>` +
     `<p class="footer-meta"><span>© ${new Date().getUTCFullYear()} ${escapeHtml(settings.legal.name ?? settings.productName)}</span> ` +
     `<button type="button" class="link-button" data-consent-open>${escapeHtml(ui('consent.settings'))}</button></p></footer>` +
-    consentHtml(ui, locale, settings) +
+    consentHtml(ui, locale, settings, !visit.consentChosen) +
     `</body></html>`
   );
 }

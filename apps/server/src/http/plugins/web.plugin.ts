@@ -26,9 +26,15 @@ export interface WebOptions {
 const compressed = new Map<string, Buffer>();
 const COMPRESSED_KEPT = 2000;
 
-/** An HTML answer compressed as the client accepts (brotli first, then gzip), with `Vary: Accept-Encoding`. */
-function sendHtml(request: FastifyRequest, reply: FastifyReply, html: string): FastifyReply {
-  reply.header('Vary', 'Accept-Encoding, Accept-Language, Cookie').type('text/html; charset=utf-8');
+/** A text answer compressed as the client accepts (brotli first, then gzip), with `Vary: Accept-Encoding`. */
+function sendText(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  html: string,
+  type = 'text/html; charset=utf-8',
+  vary = 'Accept-Encoding, Accept-Language, Cookie',
+): FastifyReply {
+  reply.header('Vary', vary).type(type);
   const accepted = String(request.headers['accept-encoding'] ?? '');
   const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : null;
   if (!encoding) return reply.send(html);
@@ -66,21 +72,22 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
   const visitOf = (request: FastifyRequest): Visit => ({
     signedIn: Boolean(request.cookies?.[SESSION_COOKIE]),
     mainDomain: mainHost === null || request.hostname.split(':')[0]!.toLowerCase() === mainHost,
+    consentChosen: /^(all|necessary)$/.test(request.cookies?.ferry_consent ?? ''),
   });
-  const text = (reply: FastifyReply, type: string, body: string, cache: string) =>
-    reply.header('Cache-Control', cache).type(type).send(body);
+  const text = (request: FastifyRequest, reply: FastifyReply, type: string, body: string, cache: string) =>
+    sendText(request, reply.header('Cache-Control', cache), body, type, 'Accept-Encoding');
 
-  app.get('/sitemap.xml', (_request, reply) =>
-    text(reply, 'application/xml; charset=utf-8', site.sitemap(), 'public, max-age=3600'),
+  app.get('/sitemap.xml', (request, reply) =>
+    text(request, reply, 'application/xml; charset=utf-8', site.sitemap(), 'public, max-age=3600'),
   );
-  app.get('/robots.txt', (_request, reply) =>
-    text(reply, 'text/plain; charset=utf-8', site.robots(), 'public, max-age=3600'),
+  app.get('/robots.txt', (request, reply) =>
+    text(request, reply, 'text/plain; charset=utf-8', site.robots(), 'public, max-age=3600'),
   );
-  app.get(site.files.scriptPath, (_request, reply) =>
-    text(reply, 'text/javascript; charset=utf-8', site.files.script, 'public, max-age=31536000, immutable'),
+  app.get(site.files.scriptPath, (request, reply) =>
+    text(request, reply, 'text/javascript; charset=utf-8', site.files.script, 'public, max-age=31536000, immutable'),
   );
-  app.get(site.files.consentCssPath, (_request, reply) =>
-    text(reply, 'text/css; charset=utf-8', site.files.consentCss, 'public, max-age=31536000, immutable'),
+  app.get(site.files.consentCssPath, (request, reply) =>
+    text(request, reply, 'text/css; charset=utf-8', site.files.consentCss, 'public, max-age=31536000, immutable'),
   );
   await app.register(async (scope) => {
     await scope.register(fastifyStatic, {
@@ -119,7 +126,7 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
       const page = site.page(pathname, visitOf(request));
       if (page !== null) {
         reply.status(200).header('Cache-Control', 'no-cache').header('Content-Security-Policy', siteCsp);
-        return sendHtml(request, reply, page);
+        return sendText(request, reply, page);
       }
       if (hasWeb) {
         // Read per request, like the app's other files, so a rebuilt app is served without a restart.
@@ -130,7 +137,7 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
           visitOf(request),
         );
         reply.status(isWebRoute(pathname) ? 200 : 404).header('Cache-Control', 'no-cache');
-        return sendHtml(request, reply, html);
+        return sendText(request, reply, html);
       }
     }
     return reply
