@@ -1,5 +1,5 @@
 import axe from 'axe-core';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /**
@@ -15,6 +15,15 @@ interface AxeViolation {
   impact: string | null;
   help: string;
   nodes: Array<{ target: unknown[] }>;
+}
+
+/**
+ * axe-core in every document the context opens, before the page's own scripts: for a run over many pages, where
+ * sending and evaluating the library after each navigation (what axeViolations does otherwise) costs more than the
+ * check itself.
+ */
+export async function axeInEveryPage(context: BrowserContext): Promise<void> {
+  await context.addInitScript(axe.source);
 }
 
 /** axe-core's WCAG 2.1 A/AA violations on the page as it is now, one readable line per rule and element. */
@@ -62,6 +71,8 @@ export async function tabWalk(page: Page, label: string): Promise<string[]> {
         if (e instanceof HTMLInputElement && e.type === 'hidden') return false;
         const style = getComputedStyle(e);
         if (style.visibility === 'hidden' || e.getClientRects().length === 0) return false;
+        // Inside a closed <details> (its content is laid out but hidden, content-visibility: hidden): no stop.
+        if (!e.checkVisibility({ visibilityProperty: true })) return false;
         // A radio group is one tab stop: only its checked (or first) radio.
         if (e instanceof HTMLInputElement && e.type === 'radio' && e.name) {
           const group = Array.from(
