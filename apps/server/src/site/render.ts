@@ -231,7 +231,8 @@ function blockHtml(block: SiteBlock, locale: Locale, ui: Ui, settings: SiteSetti
     case 'note':
       return `<p class="note">${t(block.text)}</p>`;
     case 'code':
-      return `<pre class="code"><code>${escapeHtml(block.code)}</code></pre>`;
+      // Focusable: a long line scrolls sideways on a narrow screen, and the keyboard must be able to scroll it too.
+      return `<pre class="code" tabindex="0"><code>${escapeHtml(block.code)}</code></pre>`;
     case 'plans':
       return plansTable(ui, locale, settings);
     case 'form':
