@@ -166,7 +166,7 @@ describe('the public site in Chromium: accessibility, right to left, consent, fo
     let visited = 0;
     // The two widths side by side, one page each, reused for every visit (no choice is ever made on it).
     const checkWidth = async (width: number) => {
-      const context = await scenarios.newContext({ viewport: { width, height: 900 } });
+      const context = await scenarios.newContext({ consent: null, viewport: { width, height: 900 } });
       await axeInEveryPage(context);
       const page = await context.newPage();
       for (const locale of LOCALES) {
@@ -192,7 +192,7 @@ describe('the public site in Chromium: accessibility, right to left, consent, fo
   it('by keyboard alone: every control reached by Tab with a visible focus, the language menu and the consent buttons included', async () => {
     const problems: string[] = [];
     for (const width of WIDTHS) {
-      const page = await scenarios.newPage({ viewport: { width, height: 900 } });
+      const page = await scenarios.newPage({ consent: null, viewport: { width, height: 900 } });
       for (const url of ['/support', '/contact/sales', '/fr/how-to/send-large-files-by-email']) {
         const label = `${url} @${width}px`;
         await page.goto(`${server.url}${url}`, { waitUntil: 'load' });
@@ -242,7 +242,7 @@ describe('the public site in Chromium: accessibility, right to left, consent, fo
       { url: '/how-to/send-large-files-by-email', lang: 'en', dir: 'ltr', steps: true },
     ] as const;
     for (const width of WIDTHS) {
-      const page = await scenarios.newPage({ viewport: { width, height: 900 } });
+      const page = await scenarios.newPage({ consent: null, viewport: { width, height: 900 } });
       for (const expected of expectations) {
         const label = `${expected.url} @${width}px`;
         await page.goto(`${server.url}${expected.url}`, { waitUntil: 'load' });
@@ -328,7 +328,7 @@ describe('the public site in Chromium: accessibility, right to left, consent, fo
     const statusAll = chromeText('en', 'consent.statusAll');
     const statusNecessary = chromeText('en', 'consent.statusNecessary');
     const statusNone = chromeText('en', 'consent.statusNone');
-    const context = await scenarios.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await scenarios.newContext({ consent: null, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const flag = () =>
       page.evaluate(() => (window as { __ferryAnalytics?: boolean }).__ferryAnalytics === true);
@@ -386,7 +386,7 @@ describe('the public site in Chromium: accessibility, right to left, consent, fo
       page.evaluate(() => (window as { __ferryAnalytics?: boolean }).__ferryAnalytics === true);
 
     // A first visit: the widget over the uploader; "Only necessary" keeps the script away, after a reload too.
-    const first = await scenarios.newContext({ viewport: { width: 1280, height: 900 } });
+    const first = await scenarios.newContext({ consent: null, viewport: { width: 1280, height: 900 } });
     const page = await first.newPage();
     await page.goto(`${server.url}/`);
     await page.getByTestId('file-input').waitFor({ state: 'attached', timeout: 15_000 });
@@ -402,7 +402,7 @@ describe('the public site in Chromium: accessibility, right to left, consent, fo
     expect(analytics.count).toBe(before);
 
     // Another visitor accepts all: the script loads on the app page, and again on the next visit.
-    const second = await scenarios.newContext({ viewport: { width: 375, height: 800 } });
+    const second = await scenarios.newContext({ consent: null, viewport: { width: 375, height: 800 } });
     const other = await second.newPage();
     await other.goto(`${server.url}/`);
     await other.getByTestId('file-input').waitFor({ state: 'attached', timeout: 15_000 });
@@ -419,7 +419,7 @@ describe('the public site in Chromium: accessibility, right to left, consent, fo
   });
 
   it('the sales form (/contact/sales) and the contact form (/fr/contact) send, and their mail arrives', async () => {
-    const page = await scenarios.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await scenarios.newPage({ consent: null, viewport: { width: 1280, height: 900 } });
 
     await page.goto(`${server.url}/contact/sales`, { waitUntil: 'load' });
     const sales = page.locator('form[data-site-form="sales"]');
@@ -467,7 +467,7 @@ describe('the public site in Chromium: accessibility, right to left, consent, fo
     const banner = (page: Page) => page.getByTestId('made-in-banner');
     const country = new Intl.DisplayNames(['en'], { type: 'region' }).of('FR')!;
 
-    const guest = await scenarios.newPage({ viewport: { width: 1280, height: 900 } });
+    const guest = await scenarios.newPage({ consent: null, viewport: { width: 1280, height: 900 } });
     await guest.goto(`${server.url}/about`, { waitUntil: 'load' });
     expect(await banner(guest).textContent()).toContain(country);
     await guest.goto(`${server.url}/`);
@@ -476,7 +476,7 @@ describe('the public site in Chromium: accessibility, right to left, consent, fo
     expect(await guest.getByTestId('header-signin').count()).toBe(1);
 
     // Signed in through the API: the context then carries the session cookie, as after the sign-in page.
-    const context = await scenarios.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await scenarios.newContext({ consent: null, viewport: { width: 1280, height: 900 } });
     const signin = await context.request.post(`${server.url}/api/auth/signin`, {
       data: { email: MEMBER, password: PASSWORD },
     });
