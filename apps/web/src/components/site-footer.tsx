@@ -37,6 +37,17 @@ export function SiteFooter() {
               {t('billing:prices_title')}
             </Link>
           </li>
+          <li>
+            {/* Opens the server-drawn consent widget (site.js listens for [data-consent-open] on every page). */}
+            <button
+              type="button"
+              className="footer-button"
+              data-consent-open
+              data-testid="footer-cookie-settings"
+            >
+              {t('common:footer_cookie_settings')}
+            </button>
+          </li>
         </ul>
       </nav>
       <p className="footer-copyright">
