@@ -1,4 +1,4 @@
-import { type MailContext, mailKit } from './common.js';
+import { type MailContext, type MailKit, mailKit } from './common.js';
 import { type RenderedMail, renderMail } from './layout.js';
 
 export interface PasswordChangedInput {
@@ -47,6 +47,54 @@ const oneLine = (text: string, max: number) => {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 };
 
+/** The two forms anyone can fill in: the enterprise contact form and the general contact form (/contact). */
+type ContactForm = 'enterprise_contact' | 'contact_message';
+
+/**
+ * A form's mail to the team that answers it: what the person gave, as facts, then their message when there is one
+ * (a null message leaves the quote out).
+ */
+function formForTeam(
+  k: MailKit,
+  form: ContactForm,
+  subject: string,
+  rows: Array<{ label: string; value: string }>,
+  message: string | null,
+): Promise<RenderedMail> {
+  const { t } = k;
+  return renderMail(
+    k.content({
+      subject,
+      preview: t(`${form}_intro`, { product: k.product }),
+      heading: t(`${form}_heading`),
+      blocks: [
+        { kind: 'paragraph', text: t(`${form}_intro`, { product: k.product }) },
+        { kind: 'facts', rows },
+        ...(message !== null ? [{ kind: 'quote' as const, label: t('message_label'), text: message }] : []),
+      ],
+      why: t(`${form}_why`, { product: k.product }),
+    }),
+  );
+}
+
+/**
+ * A form's acknowledgement, to the person who filled it in, in their language. It repeats nothing they typed: anyone
+ * can give any address, and the mail must not carry a stranger's words to it.
+ */
+function formAcknowledgement(ctx: MailContext, ack: 'enterprise_ack' | 'contact_ack'): Promise<RenderedMail> {
+  const k = mailKit(ctx);
+  const { t } = k;
+  return renderMail(
+    k.content({
+      subject: t(`${ack}_subject`, { product: k.product }),
+      preview: t(`${ack}_intro`, { product: k.product }),
+      heading: t(`${ack}_heading`),
+      blocks: [{ kind: 'paragraph', text: t(`${ack}_intro`, { product: k.product }) }],
+      why: t(`${ack}_why`, { product: k.product }),
+    }),
+  );
+}
+
 /** The enterprise contact form, to the sales team (replies go to the person through Reply-To). */
 export async function enterpriseContactForSales(
   ctx: MailContext,
@@ -62,39 +110,13 @@ export async function enterpriseContactForSales(
   if (input.phone) rows.push({ label: t('contact_phone_label'), value: input.phone });
   if (input.teamSize) rows.push({ label: t('contact_team_size_label'), value: String(input.teamSize) });
   if (input.locale) rows.push({ label: t('contact_locale_label'), value: input.locale });
-  return renderMail(
-    k.content({
-      subject: t('enterprise_contact_subject', { company: oneLine(input.company, 80) }),
-      preview: t('enterprise_contact_intro', { product: k.product }),
-      heading: t('enterprise_contact_heading'),
-      blocks: [
-        { kind: 'paragraph', text: t('enterprise_contact_intro', { product: k.product }) },
-        { kind: 'facts', rows },
-        ...(input.message
-          ? [{ kind: 'quote' as const, label: t('message_label'), text: input.message }]
-          : []),
-      ],
-      why: t('enterprise_contact_why', { product: k.product }),
-    }),
-  );
+  const subject = t('enterprise_contact_subject', { company: oneLine(input.company, 80) });
+  return formForTeam(k, 'enterprise_contact', subject, rows, input.message || null);
 }
 
-/**
- * To the person who filled in the form, in their language. It repeats nothing they typed: anyone can give any
- * address, and the mail must not carry a stranger's words to it.
- */
+/** To the person who filled in the enterprise contact form (see formAcknowledgement). */
 export async function enterpriseContactAcknowledgement(ctx: MailContext): Promise<RenderedMail> {
-  const k = mailKit(ctx);
-  const { t } = k;
-  return renderMail(
-    k.content({
-      subject: t('enterprise_ack_subject', { product: k.product }),
-      preview: t('enterprise_ack_intro', { product: k.product }),
-      heading: t('enterprise_ack_heading'),
-      blocks: [{ kind: 'paragraph', text: t('enterprise_ack_intro', { product: k.product }) }],
-      why: t('enterprise_ack_why', { product: k.product }),
-    }),
-  );
+  return formAcknowledgement(ctx, 'enterprise_ack');
 }
 
 export interface ContactMessageInput {
@@ -118,35 +140,14 @@ export async function contactMessageForSupport(
     { label: t('contact_subject_label'), value: input.subject },
   ];
   if (input.locale) rows.push({ label: t('contact_locale_label'), value: input.locale });
-  return renderMail(
-    k.content({
-      subject: t('contact_message_subject', { subject: oneLine(input.subject, 80) }),
-      preview: t('contact_message_intro', { product: k.product }),
-      heading: t('contact_message_heading'),
-      blocks: [
-        { kind: 'paragraph', text: t('contact_message_intro', { product: k.product }) },
-        { kind: 'facts', rows },
-        { kind: 'quote', label: t('message_label'), text: input.message },
-      ],
-      why: t('contact_message_why', { product: k.product }),
-    }),
-  );
+  const subject = t('contact_message_subject', { subject: oneLine(input.subject, 80) });
+  return formForTeam(k, 'contact_message', subject, rows, input.message);
 }
 
 /**
- * To the person who wrote through the contact form, in their language. Like the enterprise acknowledgement, it
- * repeats nothing they typed (not even the subject): anyone can give any address.
+ * To the person who wrote through the contact form (see formAcknowledgement): not even the subject they typed is
+ * repeated.
  */
 export async function contactMessageAcknowledgement(ctx: MailContext): Promise<RenderedMail> {
-  const k = mailKit(ctx);
-  const { t } = k;
-  return renderMail(
-    k.content({
-      subject: t('contact_ack_subject', { product: k.product }),
-      preview: t('contact_ack_intro', { product: k.product }),
-      heading: t('contact_ack_heading'),
-      blocks: [{ kind: 'paragraph', text: t('contact_ack_intro', { product: k.product }) }],
-      why: t('contact_ack_why', { product: k.product }),
-    }),
-  );
+  return formAcknowledgement(ctx, 'contact_ack');
 }
