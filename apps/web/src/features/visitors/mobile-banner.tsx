@@ -1,8 +1,8 @@
 import { withLocalePrefix } from '@ferry/core';
 import { useTranslation } from 'react-i18next';
-import { CloseIcon } from '../../components/icons';
 import { PRODUCT_NAME } from '../../lib/config';
-import { focusMain, useSessionDismissal, useVisitorHome } from './visitor-state';
+import { VisitorDismissButton } from './dismiss-button';
+import { useSessionDismissal, useVisitorHome } from './visitor-state';
 import './visitors.css';
 
 export const MOBILE_BANNER_DISMISSED_KEY = 'ferry.mobileBanner.dismissed';
@@ -25,18 +25,11 @@ export function MobileBanner() {
           {t('common:mobile_banner_link')}
         </a>
       </p>
-      <button
-        type="button"
-        className="icon-button visitor-dismiss"
-        aria-label={t('common:mobile_banner_dismiss')}
-        data-testid="mobile-banner-dismiss"
-        onClick={() => {
-          dismiss();
-          focusMain();
-        }}
-      >
-        <CloseIcon />
-      </button>
+      <VisitorDismissButton
+        label={t('common:mobile_banner_dismiss')}
+        testId="mobile-banner-dismiss"
+        onDismiss={dismiss}
+      />
     </div>
   );
 }

@@ -2,11 +2,11 @@ import { PLAN_LIMITS, type PlanCatalogue, type PlanType } from '@ferry/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { CloseIcon } from '../../components/icons';
 import { intlLocale } from '../../lib/format';
 import { formatStorage } from '../billing/plan-labels';
 import { useCatalogue } from '../billing/use-billing';
-import { focusMain, useSessionDismissal, useVisitorHome } from './visitor-state';
+import { VisitorDismissButton } from './dismiss-button';
+import { useSessionDismissal, useVisitorHome } from './visitor-state';
 import './visitors.css';
 
 export const PROMO_DISMISSED_KEY = 'ferry.promoPanel.dismissed';
@@ -57,18 +57,7 @@ export function PromoPanel() {
         <h2 id={titleId} className="promo-title">
           {t('common:promo_title')}
         </h2>
-        <button
-          type="button"
-          className="icon-button visitor-dismiss"
-          aria-label={t('common:promo_dismiss')}
-          data-testid="promo-dismiss"
-          onClick={() => {
-            dismiss();
-            focusMain();
-          }}
-        >
-          <CloseIcon />
-        </button>
+        <VisitorDismissButton label={t('common:promo_dismiss')} testId="promo-dismiss" onDismiss={dismiss} />
       </div>
       <ul className="promo-plans">
         {sold.map((type) => (
