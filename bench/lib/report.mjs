@@ -18,6 +18,10 @@ function formatValue(value, unit) {
       return fmtMs(value);
     case 'req/s':
       return `${value.toFixed(0)} req/s`;
+    case 'KB':
+      return `${(value / 1000).toFixed(1)} KB`;
+    case 'score':
+      return value.toFixed(0);
     default:
       return String(value);
   }
@@ -44,6 +48,16 @@ function targetOf(row) {
     if (typeof row.ferry !== 'number' || !Number.isFinite(row.ferry)) return limit;
     return `${limit} ${row.ferry < t.maxFerry ? 'ok' : 'HIGH'}`;
   }
+  if (t.atMost !== undefined) {
+    const limit = `≤ ${formatValue(t.atMost, row.unit)}`;
+    if (typeof row.ferry !== 'number' || !Number.isFinite(row.ferry)) return `${limit} —`;
+    return `${limit} ${row.ferry <= t.atMost ? 'ok' : 'HIGH'}`;
+  }
+  if (t.atLeast !== undefined) {
+    const limit = `≥ ${formatValue(t.atLeast, row.unit)}`;
+    if (typeof row.ferry !== 'number' || !Number.isFinite(row.ferry)) return `${limit} —`;
+    return `${limit} ${row.ferry >= t.atLeast ? 'ok' : 'LOW'}`;
+  }
   return '';
 }
 
@@ -58,7 +72,7 @@ export function renderTable(rows) {
     return [
       row.measure,
       `${formatValue(row.baseline, row.unit)}${row.baselineNote ? ` ${row.baselineNote}` : ''}`,
-      formatValue(row.ferry, row.unit),
+      `${formatValue(row.ferry, row.unit)}${row.ferryNote ? ` ${row.ferryNote}` : ''}`,
       r === null ? '' : r.toFixed(2),
       targetOf(row),
     ];

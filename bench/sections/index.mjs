@@ -2,6 +2,7 @@
 // results into table rows; add one by writing a module like throughput.mjs and listing it here.
 import { dashboard } from './dashboard.mjs';
 import { latency } from './latency.mjs';
+import { site } from './site.mjs';
 import { throughput } from './throughput.mjs';
 
 /**
@@ -22,12 +23,15 @@ import { throughput } from './throughput.mjs';
 /**
  * @typedef {object} Row
  * @property {string} measure
- * @property {'MB/s' | 'MB' | 'ms' | 'req/s' | 'text'} unit 'text': the values are preformatted strings
+ * @property {'MB/s' | 'MB' | 'KB' | 'ms' | 'req/s' | 'score' | 'text'} unit 'text': the values are preformatted
+ *   strings; a number may also give way to a string when it could not be measured (an error)
  * @property {number | string | null} baseline
  * @property {number | string | null} ferry
  * @property {string} [baselineNote] shown after the baseline value, e.g. what it really is
+ * @property {string} [ferryNote] shown after Ferry's value, e.g. which page it was measured on
  * @property {boolean} [ratio] false: no ratio column (references that are not like for like)
- * @property {{ minRatio?: number, maxFerry?: number }} [target] checked and shown in the "target" column
+ * @property {{ minRatio?: number, maxFerry?: number, atMost?: number, atLeast?: number }} [target] checked and shown
+ *   in the "target" column: ferry / baseline ≥ minRatio, ferry < maxFerry, ferry ≤ atMost, ferry ≥ atLeast
  */
 
 /**
@@ -45,4 +49,4 @@ import { throughput } from './throughput.mjs';
  */
 
 /** @type {Section[]} */
-export const sections = [throughput, latency, dashboard];
+export const sections = [throughput, latency, dashboard, site];

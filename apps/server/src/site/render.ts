@@ -182,7 +182,31 @@ function consentStatusHtml(ui: Ui): string {
   );
 }
 
-function blockHtml(block: SiteBlock, locale: Locale, ui: Ui, settings: SiteSettings): string {
+/** What the blocks drawn so far on a page left behind: its first screenshot is drawn differently. */
+interface DrawState {
+  images: number;
+}
+
+/**
+ * A guide's screenshot. The first one of a page sits in the first screen on a phone (under the heading and the
+ * lead) and is the page's largest paint there: it is fetched at once and first; the others wait until the
+ * visitor scrolls near them.
+ */
+function screenshotHtml(file: string, alt: string, state: DrawState): string {
+  const first = state.images === 0;
+  state.images += 1;
+  return `<img src="/site/screenshots/${file}" alt="${escapeHtml(alt)}" width="1280" height="800"${
+    first ? ' fetchpriority="high"' : ' loading="lazy"'
+  } decoding="async">`;
+}
+
+function blockHtml(
+  block: SiteBlock,
+  locale: Locale,
+  ui: Ui,
+  settings: SiteSettings,
+  state: DrawState,
+): string {
   const t = (text: string) => inlineHtml(text, locale);
   switch (block.type) {
     case 'h2':
@@ -196,9 +220,7 @@ function blockHtml(block: SiteBlock, locale: Locale, ui: Ui, settings: SiteSetti
         .map(
           (s) =>
             `<li><h3>${t(s.title)}</h3><p>${t(s.text)}</p>${
-              s.image
-                ? `<img src="/site/screenshots/${s.image}" alt="${escapeHtml(s.alt ?? plainText(s.title))}" width="1280" height="800" loading="lazy" decoding="async">`
-                : ''
+              s.image ? screenshotHtml(s.image, s.alt ?? plainText(s.title), state) : ''
             }</li>`,
         )
         .join('')}</ol>`;
@@ -449,6 +471,7 @@ export function renderSitePage(input: {
         )
         .join('')}</ul></nav>`,
   ).join('');
+  const state: DrawState = { images: 0 };
   const updated = page.updated
     ? `<p class="updated">${escapeHtml(ui('updated', { date: dateText(page.updated, tag) }))}</p>`
     : '';
@@ -476,7 +499,7 @@ export function renderSitePage(input: {
     `<a class="button primary" href="${escapeHtml(withLocalePrefix('/', locale))}">${escapeHtml(ui('nav.send'))}</a></div></header>` +
     `<main id="main" class="site-main${immersive ? ' panel-immersive' : ''}" tabindex="-1">` +
     `<div class="hero"><h1>${inlineHtml(page.heading, locale)}</h1><p class="lead">${inlineHtml(page.lead, locale)}</p>${updated}</div>` +
-    `<div class="content">${page.blocks.map((b) => blockHtml(b, locale, ui, settings)).join('')}</div></main>` +
+    `<div class="content">${page.blocks.map((b) => blockHtml(b, locale, ui, settings, state)).join('')}</div></main>` +
     `<footer class="site-footer"><div class="footer-links">${footer}</div>` +
     `<p class="footer-meta"><span>© ${new Date().getUTCFullYear()} ${escapeHtml(settings.legal.name ?? settings.productName)}</span> ` +
     `<button type="button" class="link-button" data-consent-open>${escapeHtml(ui('consent.settings'))}</button></p></footer>` +
