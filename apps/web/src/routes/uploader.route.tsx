@@ -1,6 +1,6 @@
 import { UploaderPage } from '../features/uploader/uploader-page';
 import { MobileBanner } from '../features/visitors/mobile-banner';
-import { PromoPanel } from '../features/visitors/promo-panel';
+import { PromoSlot } from '../features/visitors/promo-gate';
 
 /**
  * `/` (and `/#S1`, `/#S2`): the uploader; for signed-out visitors of the main domain's home, the mobile banner
@@ -10,7 +10,7 @@ export default function UploaderRoute() {
   return (
     <>
       <MobileBanner />
-      <UploaderPage aside={<PromoPanel />} />
+      <UploaderPage aside={<PromoSlot />} />
     </>
   );
 }

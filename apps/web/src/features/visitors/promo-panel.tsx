@@ -9,7 +9,9 @@ import { VisitorDismissButton } from './dismiss-button';
 import { useSessionDismissal, useVisitorHome } from './visitor-state';
 import './visitors.css';
 
-export const PROMO_DISMISSED_KEY = 'ferry.promoPanel.dismissed';
+import { PROMO_DISMISSED_KEY } from './promo-keys';
+
+export { PROMO_DISMISSED_KEY };
 
 /** The paid plan types the panel presents, in order. */
 const PROMOTED: readonly PlanType[] = ['PREMIUM', 'TEAM'];
