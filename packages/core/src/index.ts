@@ -22,6 +22,6 @@ export * from './rules/file-name.js';
 export * from './rules/format.js';
 export * from './rules/locales.js';
 export * from './rules/menu.js';
-export * from './rules/status.js';
 export * from './rules/site-pages.js';
+export * from './rules/status.js';
 export * from './rules/web-routes.js';

@@ -139,7 +139,8 @@ export function translationProblems(english: Json, other: Json, at = ''): string
     if (typeof other !== 'string') return [`${at}: must be text`];
     const field = at.split('.').at(-1) ?? '';
     // The frame's words (chrome.json ui.*) are all text, whatever their key is called.
-    if (UNTRANSLATED_FIELDS.has(field) && !at.startsWith('ui.')) return other === english ? [] : [`${at}: must stay "${english}"`];
+    if (UNTRANSLATED_FIELDS.has(field) && !at.startsWith('ui.'))
+      return other === english ? [] : [`${at}: must stay "${english}"`];
     const problems: string[] = [];
     if (other.trim() === '') problems.push(`${at}: empty`);
     if (other === english && !isNameLike(english))

@@ -84,10 +84,22 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
     text(request, reply, 'text/plain; charset=utf-8', site.robots(), 'public, max-age=3600'),
   );
   app.get(site.files.scriptPath, (request, reply) =>
-    text(request, reply, 'text/javascript; charset=utf-8', site.files.script, 'public, max-age=31536000, immutable'),
+    text(
+      request,
+      reply,
+      'text/javascript; charset=utf-8',
+      site.files.script,
+      'public, max-age=31536000, immutable',
+    ),
   );
   app.get(site.files.consentCssPath, (request, reply) =>
-    text(request, reply, 'text/css; charset=utf-8', site.files.consentCss, 'public, max-age=31536000, immutable'),
+    text(
+      request,
+      reply,
+      'text/css; charset=utf-8',
+      site.files.consentCss,
+      'public, max-age=31536000, immutable',
+    ),
   );
   await app.register(async (scope) => {
     await scope.register(fastifyStatic, {
