@@ -123,6 +123,10 @@ describe('the public site on the embedded default', () => {
     // out of search engines.
     const dashboard = (await get(`${ferry.baseUrl}/dashboard/transfers`)).text;
     expect(dashboard).toContain('<meta name="robots" content="noindex">');
+    // The upload widget is framed by other sites: none of ours inside it.
+    const widget = (await get(`${ferry.baseUrl}/widgets/wid-1`)).text;
+    expect(widget).not.toContain('ferry-consent');
+    expect(widget).not.toContain('ferry-site-config');
     expect(dashboard).toContain('id="ferry-consent"');
     expect(dashboard).toMatch(/<script src="\/site\/site\.[0-9a-f]{12}\.js" defer>/);
     const config = JSON.parse(

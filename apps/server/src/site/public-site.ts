@@ -5,6 +5,7 @@ import {
   LOCALE_TABLE,
   type Locale,
   localeInfo,
+  localePrefixOf,
   publicAppPageOf,
   sitePageOf,
   withLocalePrefix,
@@ -130,6 +131,10 @@ export class PublicSite {
     } else {
       html = html.replace('</head>', '<meta name="robots" content="noindex"></head>');
     }
+    // The upload widget is framed by other sites: no banner, no consent widget of ours inside their page (it sets
+    // no cookie of its own and loads nothing optional).
+    const bare = localePrefixOf(pathname)?.rest ?? pathname;
+    if (bare.startsWith('/widgets/')) return html;
     const config = JSON.stringify({
       madeInCountry: this.settings.madeInCountry,
       mainDomain: visit.mainDomain,
