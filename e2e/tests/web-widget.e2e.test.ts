@@ -214,7 +214,10 @@ describe('upload inboxes and the widget on another site, in Chromium', () => {
     expect(homeHeaders.get('content-security-policy')).toContain("frame-ancestors 'none'");
 
     // --- A visitor of that site: a fresh browser, no cookie, no account. ---
-    const visitorContext = await scenarios.newContext({ viewport: { width: 1100, height: 900 } });
+    const visitorContext = await scenarios.newContext({
+      consent: null,
+      viewport: { width: 1100, height: 900 },
+    });
     const visitor = await visitorContext.newPage();
     const ferryRequests: string[] = [];
     visitor.on('request', (request) => {
