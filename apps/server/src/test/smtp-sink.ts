@@ -97,7 +97,7 @@ export async function startSmtpSink(options: { user?: string; password?: string 
     setVerdict(next) {
       verdict = next;
     },
-    waitFor(predicate = () => true, timeoutMs = 10_000) {
+    waitFor(predicate = () => true, timeoutMs = 30_000) {
       return new Promise<ReceivedMail>((resolve, reject) => {
         const check = () => {
           const found = messages.find(predicate);

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { PROMO_DISMISSED_KEY } from './promo-keys';
+import { PromoLoading } from './promo-loading';
 import { useSessionDismissal, useVisitorHome } from './visitor-state';
 
 // The panel reads the plan catalogue through the billing module: fetched only when the panel is shown, so a
@@ -12,7 +13,7 @@ export function PromoSlot() {
   const [dismissed] = useSessionDismissal(PROMO_DISMISSED_KEY);
   if (!home || dismissed) return null;
   return (
-    <Suspense fallback={null}>
+    <Suspense fallback={<PromoLoading />}>
       <PromoPanel />
     </Suspense>
   );

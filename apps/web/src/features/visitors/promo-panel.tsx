@@ -10,6 +10,7 @@ import { useSessionDismissal, useVisitorHome } from './visitor-state';
 import './visitors.css';
 
 import { PROMO_DISMISSED_KEY } from './promo-keys';
+import { PromoLoading } from './promo-loading';
 
 export { PROMO_DISMISSED_KEY };
 
@@ -42,7 +43,8 @@ export function PromoPanel() {
   const home = useVisitorHome();
   const [dismissed, dismiss] = useSessionDismissal(PROMO_DISMISSED_KEY);
   const shown = home && !dismissed;
-  const { data: catalogue } = useCatalogue(shown);
+  const { data: catalogue, isPending } = useCatalogue(shown);
+  if (shown && isPending) return <PromoLoading />;
   if (!shown || !catalogue) return null;
   const sold = PROMOTED.filter((type) => sells(catalogue, type));
   if (sold.length === 0) return null;
