@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { SCREENSHOT_SMALL_WIDTH, smallScreenshotName } from '@ferry/core';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import type { TestContext } from 'vitest';
 import { REPO_ROOT } from './server.js';
 
@@ -69,7 +71,18 @@ export async function siteScreenshot(page: Page, name: string): Promise<string> 
   const viewport = page.viewportSize();
   if (!size || !viewport || size.width !== viewport.width || size.height !== viewport.height)
     throw new Error(`${file} is not a ${viewport?.width}×${viewport?.height} JPEG: ${JSON.stringify(size)}`);
+  await writeSmallScreenshot(file);
   return file;
+}
+
+/** The phone-sized copy of a guide screenshot, beside it (core's smallScreenshotName). */
+export async function writeSmallScreenshot(file: string): Promise<string> {
+  const small = path.join(path.dirname(file), smallScreenshotName(path.basename(file)));
+  await sharp(file)
+    .resize({ width: SCREENSHOT_SMALL_WIDTH })
+    .jpeg({ quality: 70, mozjpeg: true, progressive: true })
+    .toFile(small);
+  return small;
 }
 
 /** Where screenshots and logs of failed tests go (git-ignored). */

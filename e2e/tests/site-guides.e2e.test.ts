@@ -4,7 +4,9 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { SCREENSHOT_SMALL_WIDTH, smallScreenshotName } from '@ferry/core';
 import type { Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { StripeStandin, TEST_CARDS } from '../../apps/server/src/test/stripe-standin.js';
 import {
@@ -559,13 +561,19 @@ No account, no e-mail attachments.</p></section>
     await picture(seller, 'sell-sales.jpg');
   });
 
-  it('took every picture the guides show, each a 1280×800 JPEG', async () => {
+  it('took every picture the guides show, each a 1280×800 JPEG with a 640 px copy for phones', async () => {
     const images = guideImages();
     expect(images.size).toBeGreaterThanOrEqual(12);
     for (const image of images) {
       expect(taken, `${image} is shown by a guide but no step of this file takes it`).toContain(image);
       const stat = await fs.stat(path.join(SITE_SCREENSHOTS_DIR, image));
       expect(stat.size).toBeGreaterThan(10_000);
+      // Its phone-sized copy, 640 px wide and smaller.
+      const small = sharp(path.join(SITE_SCREENSHOTS_DIR, smallScreenshotName(image)));
+      expect((await small.metadata()).width).toBe(SCREENSHOT_SMALL_WIDTH);
+      expect((await fs.stat(path.join(SITE_SCREENSHOTS_DIR, smallScreenshotName(image)))).size).toBeLessThan(
+        stat.size,
+      );
     }
     // And no picture is taken that no guide shows.
     for (const name of taken) expect(images, `${name} is taken but no guide shows it`).toContain(name);

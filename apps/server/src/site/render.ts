@@ -8,6 +8,8 @@ import {
   PLAN_LIMITS,
   type PlanCatalogue,
   type PlanType,
+  SCREENSHOT_SMALL_WIDTH,
+  smallScreenshotName,
   withLocalePrefix,
 } from '@ferry/core';
 import type { SiteContent } from './content.js';
@@ -195,7 +197,9 @@ interface DrawState {
 function screenshotHtml(file: string, alt: string, state: DrawState): string {
   const first = state.images === 0;
   state.images += 1;
-  return `<img src="/site/screenshots/${file}" alt="${escapeHtml(alt)}" width="1280" height="800"${
+  // The column is at most 60rem less its padding; on a phone it is the screen less ~5rem (margins, step numbers).
+  const srcset = `/site/screenshots/${smallScreenshotName(file)} ${SCREENSHOT_SMALL_WIDTH}w, /site/screenshots/${file} 1280w`;
+  return `<img src="/site/screenshots/${file}" srcset="${srcset}" sizes="(max-width: 60rem) calc(100vw - 5rem), 54rem" alt="${escapeHtml(alt)}" width="1280" height="800"${
     first ? ' fetchpriority="high"' : ' loading="lazy"'
   } decoding="async">`;
 }

@@ -1,5 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { isWebRoute, LOCALES, PUBLIC_APP_PAGES, SITE_PAGES, sitePageOf } from '@ferry/core';
+import {
+  isWebRoute,
+  LOCALES,
+  PUBLIC_APP_PAGES,
+  SITE_PAGES,
+  sitePageOf,
+  smallScreenshotName,
+} from '@ferry/core';
 import { describe, expect, it } from 'vitest';
 import { SCREENSHOTS_DIR } from './assets.js';
 import { CONTENT_DIR, loadLanguage } from './content.js';
@@ -52,8 +59,9 @@ describe('the site content', () => {
       for (const block of page.blocks) {
         if (block.type !== 'steps') continue;
         for (const step of block.items) {
-          if (step.image && !existsSync(new URL(step.image, SCREENSHOTS_DIR)))
-            broken.push(`${path} → image ${step.image}`);
+          if (!step.image) continue;
+          for (const file of [step.image, smallScreenshotName(step.image)])
+            if (!existsSync(new URL(file, SCREENSHOTS_DIR))) broken.push(`${path} → image ${file}`);
         }
       }
     }

@@ -104,3 +104,14 @@ export function publicAppPageOf(pathname: string): { locale: Locale; path: Publi
   const { locale, path } = split(pathname);
   return APP_SET.has(path) ? { locale, path: path as PublicAppPagePath } : null;
 }
+
+/**
+ * A guide screenshot is taken at 1280 px wide (name.jpg) and kept beside a copy for phones (name-640.jpg): pages
+ * list both in the image's srcset, so a phone fetches the small one.
+ */
+export const SCREENSHOT_SMALL_WIDTH = 640;
+
+/** The phone-sized copy of a guide screenshot: `send-link.jpg` → `send-link-640.jpg`. */
+export function smallScreenshotName(name: string): string {
+  return name.replace(/\.jpg$/, `-${SCREENSHOT_SMALL_WIDTH}.jpg`);
+}
