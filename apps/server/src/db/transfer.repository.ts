@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull, lt, or, sql, TransactionRollbackError } from 'drizzle-orm';
+import type { TransferStatus } from '@ferry/core';
+import { and, asc, eq, inArray, isNull, lt, or, sql, TransactionRollbackError } from 'drizzle-orm';
 import { sha256Hex } from '../security/secrets.js';
 import {
   type DownloadRecord,
@@ -121,16 +122,39 @@ export class PgTransferRepository implements TransferRepository {
       .where(and(eq(transferFiles.transferId, transferId), eq(transferFiles.id, fileId)));
   }
 
-  async enable(transferId: string, events: NewTransferEvent[]): Promise<boolean> {
+  async enable(
+    transferId: string,
+    events: NewTransferEvent[],
+    from: TransferStatus[] = ['UPLOADING'],
+  ): Promise<boolean> {
+    return this.moveStatus(transferId, 'ENABLED', events, from);
+  }
+
+  async hold(
+    transferId: string,
+    status: TransferStatus,
+    events: NewTransferEvent[],
+    from: TransferStatus[],
+  ): Promise<boolean> {
+    return this.moveStatus(transferId, status, events, from);
+  }
+
+  private async moveStatus(
+    transferId: string,
+    status: TransferStatus,
+    events: NewTransferEvent[],
+    from: TransferStatus[],
+  ): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const rows = await tx
         .update(transfers)
         // The creating client's address served the cap on unfinished uploads only: not kept beyond it.
-        .set({ status: 'ENABLED', updatedAt: new Date(), clientIp: null })
-        .where(and(eq(transfers.id, transferId), eq(transfers.status, 'UPLOADING')))
+        .set({ status, updatedAt: new Date(), clientIp: null })
+        .where(and(eq(transfers.id, transferId), inArray(transfers.status, from)))
         .returning({ id: transfers.id });
       if (rows.length !== 1) return false;
-      await tx.insert(transferEvents).values(events.map((e) => ({ transferId, ...e, data: e.data ?? {} })));
+      if (events.length > 0)
+        await tx.insert(transferEvents).values(events.map((e) => ({ transferId, ...e, data: e.data ?? {} })));
       return true;
     });
   }

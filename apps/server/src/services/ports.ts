@@ -168,7 +168,18 @@ export interface TransferRepository {
   /** Clears a file's upload so it can be sent again. */
   resetFile(transferId: string, fileId: string): Promise<void>;
   /** Moves UPLOADING → ENABLED and records the events, atomically; false if it was not UPLOADING. */
-  enable(transferId: string, events: NewTransferEvent[]): Promise<boolean>;
+  /**
+   * UPLOADING (or, with `from`, one of those statuses) → ENABLED, with the events, in one transaction; false when
+   * the transfer was not in such a status.
+   */
+  enable(transferId: string, events: NewTransferEvent[], from?: TransferStatus[]): Promise<boolean>;
+  /** Moves a transfer from one of `from` to a held status (SCANNING, MODERATING), with the events; false if not there. */
+  hold(
+    transferId: string,
+    status: TransferStatus,
+    events: NewTransferEvent[],
+    from: TransferStatus[],
+  ): Promise<boolean>;
   /**
    * Counts one download when the limit allows it, atomically: exact however many requests race.
    * Returns the download's id, or null when the limit was already reached.

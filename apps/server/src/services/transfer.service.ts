@@ -16,6 +16,7 @@ import {
   type TransferEventType,
   type TransferFile,
   TransferNotificationsUpdate,
+  type TransferStatus,
   type TransferSummary,
   type TransferType,
   type UploaderSettings,
@@ -36,6 +37,7 @@ import {
   type TransferRepository,
 } from './ports.js';
 import type { SecurityLog } from './security-log.js';
+import type { FilesArrivedListener, HeldStatus, TransferHold } from './transfer-holds.js';
 
 /** Who is acting: an anonymous visitor (plan NONE) or a signed-in user with their plan. */
 export interface Actor {
@@ -590,16 +592,26 @@ export class TransferService {
         for (const m of mismatched) await repo.resetFile(transferId, m.id);
         return { transfer, files, mismatched };
       }
-      await repo.enable(transferId, [
-        {
-          type: 'UPLOADED',
-          actor: actorName(actor),
-          data: { files: files.length, totalSize: transfer.totalSize },
-        },
-        { type: 'AVAILABLE', actor: 'system', data: { expiresAt: transfer.expiresAt.toISOString() } },
-      ]);
-      return { transfer: { ...transfer, status: 'ENABLED' as const }, files, mismatched, enabled: true };
+      const uploaded: NewTransferEvent = {
+        type: 'UPLOADED',
+        actor: actorName(actor),
+        data: { files: files.length, totalSize: transfer.totalSize },
+      };
+      const held = await this.heldStatus(transfer, files, 'uploaded');
+      if (held) {
+        await repo.hold(transferId, held, [uploaded], ['UPLOADING']);
+        return { transfer: { ...transfer, status: held }, files, mismatched, arrived: true };
+      }
+      await repo.enable(transferId, [uploaded, availableEvent(transfer)]);
+      return {
+        transfer: { ...transfer, status: 'ENABLED' as const },
+        files,
+        mismatched,
+        enabled: true,
+        arrived: true,
+      };
     });
+    if ('arrived' in outcome) await this.filesArrived(outcome.transfer, outcome.files);
     if (outcome.mismatched.length > 0) {
       // The rows are reset (committed); now the bytes, outside the lock.
       for (const m of outcome.mismatched) if (m.uploadId) await this.storage.discardUpload(m.uploadId);
@@ -613,6 +625,62 @@ export class TransferService {
       actor.origin,
       await this.notifications.recipientStatuses(outcome.transfer),
     );
+  }
+
+  private readonly holds: TransferHold[] = [];
+  private readonly arrivals: FilesArrivedListener[] = [];
+
+  /** Adds a hold asked, in order, whether a transfer whose files all arrived may go out (transfer-holds.ts). */
+  addHold(hold: TransferHold): void {
+    this.holds.push(hold);
+  }
+
+  /** Adds a listener told whenever a transfer's files have arrived (scans and thumbnails start there). */
+  onFilesArrived(listener: FilesArrivedListener): void {
+    this.arrivals.push(listener);
+  }
+
+  /** Tells the listeners that files of a transfer arrived: at completion here; clones and added files call it too. */
+  async filesArrived(transfer: TransferRecord, files: TransferFileRecord[]): Promise<void> {
+    for (const listener of this.arrivals) await listener.filesArrived(transfer, files);
+  }
+
+  private async heldStatus(
+    transfer: TransferRecord,
+    files: TransferFileRecord[],
+    phase: 'uploaded' | 'recheck',
+  ): Promise<HeldStatus | null> {
+    for (const hold of this.holds) {
+      const status = await hold.statusFor(transfer, files, phase);
+      if (status) return status;
+    }
+    return null;
+  }
+
+  /**
+   * A hold on a transfer ended (its files were scanned, an operator released it): asks the holds again, moves the
+   * transfer to the next held status or to ENABLED, and sends it out if it went out never before. Returns the
+   * status it is in now; a transfer that is not held is left as it is.
+   */
+  async releaseHeld(transferId: string, actor = 'system'): Promise<TransferStatus | null> {
+    const outcome = await this.repo.withTransferLock(transferId, async (repo) => {
+      const transfer = await repo.find(transferId);
+      if (!transfer) return null;
+      if (transfer.status !== 'SCANNING' && transfer.status !== 'MODERATING')
+        return { status: transfer.status, enabled: false, transfer };
+      const files = await repo.files(transferId);
+      const held = await this.heldStatus(transfer, files, 'recheck');
+      if (held) {
+        if (held !== transfer.status) await repo.hold(transferId, held, [], [transfer.status]);
+        return { status: held, enabled: false, transfer };
+      }
+      await repo.enable(transferId, [{ ...availableEvent(transfer), actor }], [transfer.status]);
+      return { status: 'ENABLED' as const, enabled: true, transfer };
+    });
+    if (!outcome) return null;
+    if (outcome.enabled && outcome.transfer.senderVerification !== 'pending' && !outcome.transfer.sentAt)
+      await this.notifications.transferReady(transferId);
+    return outcome.status;
   }
 
   private async authorizedTransfer(
@@ -683,6 +751,11 @@ export class TransferService {
       },
     };
   }
+}
+
+/** The AVAILABLE event: the transfer can be downloaded, until its expiry. */
+function availableEvent(transfer: TransferRecord): NewTransferEvent {
+  return { type: 'AVAILABLE', actor: 'system', data: { expiresAt: transfer.expiresAt.toISOString() } };
 }
 
 /** Addresses in the order given, without repeats (compared case-insensitively). */
