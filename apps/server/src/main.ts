@@ -68,6 +68,7 @@ import { InvoiceMails, InvoiceService } from './services/invoice.service.js';
 import { LimitsService, withTeamDownloads } from './services/limits.service.js';
 import { ModerationService } from './services/moderation.service.js';
 import { ModerationHold } from './services/moderation-hold.js';
+import { ReportMails } from './services/moderation-mails.js';
 import {
   type ConfirmationJob,
   type DispatchJob,
@@ -395,6 +396,12 @@ export async function createFerry(
       rateLimiter,
       (ip) => sha256Hex(`${reportKey}:${ip}`),
       { retentionDays: config.moderation.retentionDays, reportsToHold: config.moderation.reportsToHold },
+    );
+    moderation.onReport(
+      new ReportMails(mailJob, config.billing.operatorEmails, repo, {
+        productName: config.productName,
+        publicOrigin,
+      }),
     );
     transfers.recordSecurity(securityLog);
     const dashboard = (() => {

@@ -123,6 +123,13 @@ describe('the moderation queue', () => {
     const before = await link(transferId);
     expect(before.status).toBe(200);
     await report(transferId, '198.51.100.30', { details: 'fake invoice' });
+    // The operators hear of it, without the reporter's own words.
+    const told = await sink.waitFor(
+      (m) => m.to.includes(OPERATOR) && m.parsed.text?.toString().includes(transferId),
+    );
+    expect(told.parsed.subject).toBe('A transfer was reported: phishing or fraud');
+    expect(told.parsed.text).toContain(`/operator?tab=moderation&case=${transferId}`);
+    expect(told.parsed.text).not.toContain('fake invoice');
 
     const queue = await asOperator('GET', '/api/operator/moderation');
     expect(queue.status).toBe(200);

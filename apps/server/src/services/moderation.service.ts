@@ -3,6 +3,7 @@ import {
   type ModerationCase,
   ModerationDecision,
   type ModerationQueue,
+  type ReportReason,
   type TransferReportRequest,
   TransferReportRequest as TransferReportSchema,
   type TransferStatus,
@@ -47,7 +48,7 @@ export interface Reporter {
 
 /** Told about each new report (the operators' mail); never fails a report. */
 export interface ReportListener {
-  reported(transferId: string, reason: string, held: boolean): Promise<void>;
+  reported(transferId: string, reason: ReportReason, held: boolean): Promise<void>;
 }
 
 /**
