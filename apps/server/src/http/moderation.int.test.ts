@@ -229,6 +229,18 @@ describe('the moderation queue', () => {
     const before = await link(transferId);
     expect(before.status).toBe(200);
 
+    // Under review, its owner cannot send a copy around the review.
+    await asOperator('POST', `/api/operator/moderation/${transferId}/hold`);
+    const clone = await api(ferry.baseUrl, `/api/transfer/transfers/${transferId}/clone`, {
+      method: 'POST',
+      headers: owner.bearer,
+      json: {},
+    });
+    expect([clone.status, clone.body.codes, clone.body.details]).toEqual([
+      409,
+      ['CONFLICT'],
+      { status: 'MODERATING' },
+    ]);
     const retained = await asOperator('POST', `/api/operator/moderation/${transferId}/retain`);
     expect([retained.status, retained.body.status]).toEqual([200, 'RETAINED']);
     expect((await asOperator('POST', `/api/operator/moderation/${transferId}/retain`)).status).toBe(409);
