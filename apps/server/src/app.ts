@@ -33,6 +33,7 @@ import { healthRoutes } from './http/routes/health.routes.js';
 import { inboxRoutes } from './http/routes/inbox.routes.js';
 import { invoiceRoutes } from './http/routes/invoice.routes.js';
 import { limitsRoutes } from './http/routes/limits.routes.js';
+import { moderationRoutes } from './http/routes/moderation.routes.js';
 import { operatorRoutes } from './http/routes/operator.routes.js';
 import { operatorBillingRoutes } from './http/routes/operator-billing.routes.js';
 import { opsRoutes } from './http/routes/ops.routes.js';
@@ -62,6 +63,7 @@ import type { DownloadService } from './services/download.service.js';
 import type { InboxService } from './services/inbox.service.js';
 import type { InvoiceService } from './services/invoice.service.js';
 import type { LimitsService } from './services/limits.service.js';
+import type { ModerationService } from './services/moderation.service.js';
 import type { NotificationService } from './services/notification.service.js';
 import type { OperatorService } from './services/operator.service.js';
 import type { OperatorAccess } from './services/operator-access.js';
@@ -134,6 +136,8 @@ export interface AppDeps {
   purchases: PurchaseService;
   /** The operator console's API (/api/operator/…). */
   operatorConsole: OperatorService;
+  /** Abuse reports and the operators' moderation queue. */
+  moderation: ModerationService;
   /** Receiving files (S3): requests, public receive pages, uploads into them. */
   receive: ReceiveService;
   /** File requests (/request-files) for their owner. */
@@ -260,6 +264,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(payRoutes(deps.subscriptions));
   await app.register(operatorBillingRoutes(deps.operatorBilling));
   await app.register(operatorRoutes(deps.operatorConsole));
+  await app.register(moderationRoutes(deps.moderation));
   await app.register(purchaseRoutes(deps.purchases));
   await app.register(transferRoutes(deps.transfers, deps.notifications, publicOrigin));
   await app.register(dashboardRoutes(deps.dashboard, publicOrigin));

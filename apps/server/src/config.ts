@@ -133,6 +133,11 @@ const ConfigSchema = z
     ANONYMOUS_TRANSFER_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
     ANONYMOUS_PENDING_UPLOAD_GB: z.coerce.number().positive().default(20),
     ANONYMOUS_UNFINISHED_UPLOAD_TTL_HOURS: z.coerce.number().int().min(1).default(12),
+    // Moderation (services/moderation.service.ts, moderation-hold.ts).
+    RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
+    MODERATION_REPORTS_TO_HOLD: z.coerce.number().int().min(0).default(3),
+    MODERATION_HOLD_S1_RECIPIENTS: z.coerce.number().int().min(0).default(0),
+    MODERATION_HOLD_WINDOW_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).default(25),
     MALLOC_TRIM_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
     STORAGE: z.enum(['local', 's3']).default('local'),
@@ -283,6 +288,13 @@ const ConfigSchema = z
         windowSeconds: env.ANONYMOUS_TRANSFER_WINDOW_SECONDS,
         maxPendingBytes: Math.round(env.ANONYMOUS_PENDING_UPLOAD_GB * 1e9),
         unfinishedUploadTtlHours: env.ANONYMOUS_UNFINISHED_UPLOAD_TTL_HOURS,
+      },
+      /** Abuse reports, holds before delivery and retention (ModerationService, ModerationHold). */
+      moderation: {
+        retentionDays: env.RETENTION_DAYS,
+        reportsToHold: env.MODERATION_REPORTS_TO_HOLD,
+        holdS1Recipients: env.MODERATION_HOLD_S1_RECIPIENTS,
+        holdWindowMinutes: env.MODERATION_HOLD_WINDOW_MINUTES,
       },
       shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
       /** How often free C heap memory goes back to the system (lib/heap-trim.ts); 0: never. */

@@ -18,6 +18,7 @@ import { PgAdditionRepository } from './db/dashboard-additions.repository.js';
 import { PgCloneRepository } from './db/dashboard-clone.repository.js';
 import { startEmbeddedPostgres, takeBackShutdownSignals } from './db/embedded.js';
 import { PgInvoiceRepository } from './db/invoice.repository.js';
+import { PgModerationRepository } from './db/moderation.repository.js';
 import { PgNotificationRepository } from './db/notification.repository.js';
 import { PgOperatorRepository } from './db/operator.repository.js';
 import { PgOperatorLog } from './db/operator-log.repository.js';
@@ -50,7 +51,7 @@ import { RedisLocker } from './redis/redis-locker.js';
 import { RedisRateLimiter } from './redis/redis-rate-limiter.js';
 import { Argon2PasswordHasher } from './security/argon2.js';
 import { SecondFactor } from './security/second-factor.js';
-import { Signer } from './security/secrets.js';
+import { Signer, sha256Hex } from './security/secrets.js';
 import { AuthService } from './services/auth.service.js';
 import { BillingAccounts } from './services/billing-account.js';
 import type { Invoices, Taxes } from './services/billing-ports.js';
@@ -65,6 +66,9 @@ import { DownloadService } from './services/download.service.js';
 import { InboxService } from './services/inbox.service.js';
 import { InvoiceMails, InvoiceService } from './services/invoice.service.js';
 import { LimitsService, withTeamDownloads } from './services/limits.service.js';
+import { ModerationService } from './services/moderation.service.js';
+import { ModerationHold } from './services/moderation-hold.js';
+import { ReportMails } from './services/moderation-mails.js';
 import {
   type ConfirmationJob,
   type DispatchJob,
@@ -375,6 +379,30 @@ export async function createFerry(
       new AddedFileUploadAuth(additionsRepo),
     );
     transfers.limitAnonymous({ limiter: rateLimiter, ...config.anonymous });
+    const operators = new OperatorAccess(config.billing.operatorEmails);
+    const moderationRepo = new PgModerationRepository(database.pool);
+    // Moderation is asked first: its automatic rule decides at `uploaded` only, before any other hold's status.
+    transfers.addHold(
+      new ModerationHold(moderationRepo, operators, {
+        s1Recipients: config.moderation.holdS1Recipients,
+        windowMinutes: config.moderation.holdWindowMinutes,
+      }),
+    );
+    const reportKey = signer.derive('abuse-report-client');
+    const moderation = new ModerationService(
+      moderationRepo,
+      operators,
+      transfers,
+      rateLimiter,
+      (ip) => sha256Hex(`${reportKey}:${ip}`),
+      { retentionDays: config.moderation.retentionDays, reportsToHold: config.moderation.reportsToHold },
+    );
+    moderation.onReport(
+      new ReportMails(mailJob, config.billing.operatorEmails, repo, {
+        productName: config.productName,
+        publicOrigin,
+      }),
+    );
     transfers.recordSecurity(securityLog);
     const dashboard = (() => {
       const dashboardRepo = new DashboardRepository(database.db);
@@ -488,7 +516,6 @@ export async function createFerry(
     await jobs.work<ConfirmationJob>(DOWNLOAD_CONFIRMATION, async (job) => ({
       confirmed: await notifications.confirmDownloads(job.data),
     }));
-    const operators = new OperatorAccess(config.billing.operatorEmails);
     const taxes = new TaxService(
       { sellerCountry: config.billing.seller.country, vies: config.billing.vies },
       logger.child({ component: 'taxes' }),
@@ -695,6 +722,7 @@ export async function createFerry(
       securityLogs,
       webhooks,
       operatorConsole: new OperatorService(operators, new PgOperatorRepository(database.pool), repo),
+      moderation,
       uploadStore,
       cardProviders,
       providerEventLedger: new PgProviderEvents(database.pool),

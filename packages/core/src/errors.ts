@@ -43,6 +43,8 @@ export const APP_ERROR_STATUS = {
   WRONG_PASSWORD: 403,
   WRONG_VERIFICATION_CODE: 403,
   VERIFICATION_CODE_EXPIRED: 403,
+  /** An operator reviews this transfer (MODERATING): nothing is downloaded until they release it. */
+  TRANSFER_UNDER_REVIEW: 403,
   TOO_MANY_DOWNLOADS: 403,
   TOO_MANY_PREVIEWS: 403,
   /** A preview was asked of a file that has no preview rendition (none are made yet): never the file itself. */

@@ -336,9 +336,16 @@ export class PgNotificationRepository {
   /** Transfers past their expiry date whose bytes are still stored (abandoned uploads have their own sweep). */
   async dueForExpiry(now: Date, limit: number): Promise<string[]> {
     const { rows } = await this.pool.query<{ id: string }>(
-      `SELECT id FROM transfers
-        WHERE expired_at IS NULL AND expires_at <= $1 AND status NOT IN ('UPLOADING', 'CLONING')
-        ORDER BY expires_at LIMIT $2`,
+      // A RETAINED transfer is kept for legal requests until its retention ends (RETENTION_DAYS), whatever its
+      // expiry date; then its files go like an expired transfer's.
+      `(SELECT id, expires_at AS due FROM transfers
+         WHERE expired_at IS NULL AND expires_at <= $1 AND status NOT IN ('UPLOADING', 'CLONING', 'RETAINED')
+         ORDER BY expires_at LIMIT $2)
+       UNION ALL
+       (SELECT id, retained_until AS due FROM transfers
+         WHERE status = 'RETAINED' AND expired_at IS NULL AND retained_until <= $1
+         ORDER BY retained_until LIMIT $2)
+       ORDER BY due LIMIT $2`,
       [now, limit],
     );
     return rows.map((r) => r.id);

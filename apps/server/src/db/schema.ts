@@ -81,6 +81,8 @@ export const transfers = pgTable(
     /** Selling files (spec §3 price and currency): a priced S2 transfer is downloaded after a purchase. */
     priceAmount: integer('price_amount'),
     priceCurrency: text('price_currency'),
+    /** A RETAINED transfer's files are kept until then for legal requests (RETENTION_DAYS), then purged. */
+    retainedUntil: ts('retained_until'),
   },
   (t) => [
     index('transfers_anonymous_pending_idx')
@@ -108,6 +110,10 @@ export const transfers = pgTable(
     index('transfers_owner_stored_idx')
       .on(t.ownerId, t.totalSize)
       .where(sql`${t.expiredAt} IS NULL AND ${t.status} NOT IN ('DELETED', 'RETAINED')`),
+    // Retained transfers whose retention ends (the expiry sweep purges their files then, not at their expiry).
+    index('transfers_retained_idx')
+      .on(t.retainedUntil)
+      .where(sql`${t.status} = 'RETAINED' AND ${t.expiredAt} IS NULL`),
   ],
 );
 
@@ -1060,5 +1066,69 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index('webhook_deliveries_webhook_idx').on(t.webhookId, t.createdAt),
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt),
+  ],
+);
+
+/**
+ * Abuse reports of transfers (POST /api/transfer/reports): open until an operator releases, retains or dismisses.
+ * The reporter is kept as a key (their account, else a keyed hash of their client address) to count distinct
+ * reporters; their address only when they gave one.
+ */
+export const transferReports = pgTable(
+  'transfer_reports',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    transferId: text('transfer_id')
+      .notNull()
+      .references(() => transfers.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    details: text('details'),
+    reporterEmail: text('reporter_email'),
+    reporterUserId: text('reporter_user_id'),
+    reporterKey: text('reporter_key').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    /** released | retained | dismissed, with when and which operator (the journal has the rest). */
+    closedAs: text('closed_as'),
+    closedAt: ts('closed_at'),
+    closedBy: text('closed_by'),
+  },
+  (t) => [
+    index('transfer_reports_open_idx').on(t.transferId, t.createdAt).where(sql`${t.closedAt} IS NULL`),
+    index('transfer_reports_created_idx').on(t.createdAt),
+  ],
+);
+
+/**
+ * Transfers under review (MODERATING): one row while the hold lasts. No foreign key: the hold is decided while
+ * TransferService holds the transfer's row lock (a key-share lock from another connection would wait on it).
+ * Rows of transfers that are gone are ignored by every read.
+ */
+export const moderationHolds = pgTable('moderation_holds', {
+  transferId: text('transfer_id').primaryKey(),
+  /** reports | operator | rule */
+  source: text('source').notNull(),
+  /** The operator's address, or `system` for an automatic hold. */
+  heldBy: text('held_by').notNull(),
+  details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  heldAt: ts('held_at').notNull().defaultNow(),
+});
+
+/**
+ * Anonymous S1 transfers about to be delivered, with their sender's address, client address and recipient count:
+ * what the automatic hold rule counts over its window (MODERATION_HOLD_*). Rows older than a day are dropped.
+ */
+export const moderationSends = pgTable(
+  'moderation_sends',
+  {
+    transferId: text('transfer_id').primaryKey(),
+    senderEmail: text('sender_email'),
+    clientIp: text('client_ip'),
+    recipients: integer('recipients').notNull(),
+    at: ts('at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('moderation_sends_sender_idx').on(sql`lower(${t.senderEmail})`, t.at),
+    index('moderation_sends_client_idx').on(t.clientIp, t.at),
+    index('moderation_sends_at_idx').on(t.at),
   ],
 );

@@ -1287,6 +1287,35 @@ const TABLE: Record<string, Row> = {
     call: () => ({ path: '/api/operator/actions' }),
   },
 
+  // --- moderation: anyone reports what they can see (202 either way); the queue is the operators' only ---
+  'POST /api/transfer/reports': {
+    expect: same(202),
+    call: ({ target }) => ({
+      path: '/api/transfer/reports',
+      body: { transferId: target.sent.transferId, reason: 'spam', details: 'matrix' },
+    }),
+  },
+  'GET /api/operator/moderation': {
+    expect: same([404, 'NOT_FOUND']),
+    call: () => ({ path: '/api/operator/moderation' }),
+  },
+  'GET /api/operator/moderation/:transferId': {
+    expect: same([404, 'NOT_FOUND']),
+    call: ({ target }) => ({ path: `/api/operator/moderation/${target.sent.transferId}` }),
+  },
+  ...Object.fromEntries(
+    (['hold', 'release', 'retain', 'dismiss'] as const).map((decision) => [
+      `POST /api/operator/moderation/:transferId/${decision}`,
+      {
+        expect: same([404, 'NOT_FOUND']),
+        call: ({ target }: Ctx) => ({
+          path: `/api/operator/moderation/${target.sent.transferId}/${decision}`,
+          body: { note: 'matrix' },
+        }),
+      },
+    ]),
+  ),
+
   // --- sales ---
   'POST /api/sales/enterprise-contact': {
     expect: same(201),

@@ -43,7 +43,7 @@ export interface CloneJob {
 /** A clone still CLONING after this long has lost its job (a crash between its commit and its enqueue). */
 const STUCK_AFTER_MS = 10 * 60_000;
 /** Statuses a transfer can be cloned from: sent, whether or not it is enabled. */
-const CLONEABLE: readonly TransferStatus[] = ['ENABLED', 'DISABLED', 'PENDING', 'MODERATING', 'SCANNING'];
+const CLONEABLE: readonly TransferStatus[] = ['ENABLED', 'DISABLED', 'PENDING', 'SCANNING'];
 
 /**
  * Cloning (the dashboard's "clone"): a new transfer with the source's files, held to the caller's plan as any new
@@ -80,6 +80,11 @@ export class TransferCloneService {
     const now = this.now();
     if (source.status === 'UPLOADING' || source.status === 'CLONING')
       throw new AppError('CONFLICT', 'This transfer is still being uploaded: clone it once it is sent.', {
+        details: { status: source.status },
+      });
+    // A copy of a transfer under review would go out without the review: it waits for the operator's decision.
+    if (source.status === 'MODERATING')
+      throw new AppError('CONFLICT', 'This transfer is pending: it can be cloned once it is enabled again.', {
         details: { status: source.status },
       });
     if (!CLONEABLE.includes(source.status) || !isLive(source, now))

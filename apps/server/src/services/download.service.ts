@@ -166,12 +166,14 @@ export class DownloadService {
       if (query.password === undefined) locked = true;
       else await this.checkPasswordOf(transfer, query.password, ctx);
     }
-    const files = locked ? [] : (await this.repo.files(transfer.id)).map(toFile);
+    // Under review (shown as pending, spec §2): what may be the abuse (the message, the files) is withheld.
+    const review = transfer.status === 'MODERATING';
+    const files = locked || review ? [] : (await this.repo.files(transfer.id)).map(toFile);
     const sale = await this.purchaseState(transfer, query.purchaseToken, ctx);
     return {
       transferId: transfer.id,
       name: transfer.name,
-      message: locked ? null : transfer.message,
+      message: locked || review ? null : transfer.message,
       senderName: transfer.senderName,
       status: transfer.status,
       expiresAt: transfer.expiresAt.toISOString(),
@@ -201,6 +203,7 @@ export class DownloadService {
     const transfer = await this.available(request.transferId);
     await this.checkReceived(transfer, ctx);
     await this.personalLink(transfer, request.userSecret, ctx);
+    refuseUnderReview(transfer);
     if (!transfer.passwordHash) return;
     await this.checkPasswordOf(transfer, request.password, ctx);
   }
@@ -209,6 +212,13 @@ export class DownloadService {
   async link(rawQuery: DownloadLinkQuery, ctx: DownloadContext): Promise<DownloadLinkResponse> {
     const query = DownloadLinkQuery.parse(rawQuery);
     const transfer = await this.available(query.transferId);
+    if (transfer.status === 'MODERATING') {
+      // Whoever may open it learns it is under review (its owner and team admins too); anyone else learns what
+      // they would of any transfer.
+      await this.checkReceived(transfer, ctx);
+      await this.personalLink(transfer, query.userSecret, ctx);
+      refuseUnderReview(transfer);
+    }
     if (
       query['admin-dashboard'] &&
       ctx.viewerId &&
@@ -349,6 +359,7 @@ export class DownloadService {
     if (payload.e < this.now().getTime())
       throw new AppError('TRANSFER_EXPIRED', 'This download link has expired.');
     const transfer = await this.available(payload.t);
+    refuseUnderReview(transfer);
     // URLs from before access was taken away (a recipient removed, a new password, the transfer disabled) die.
     if ((payload.g ?? 0) !== transfer.accessEpoch)
       throw new AppError('TRANSFER_NOT_FOUND', 'This download link was revoked: open the transfer again.');
@@ -478,6 +489,15 @@ export class DownloadService {
       async (info) => this.guessingStopped?.(transfer, info),
     );
   }
+}
+
+/** Every way to the bytes stops while an operator reviews the transfer (MODERATING). */
+function refuseUnderReview(transfer: TransferRecord): void {
+  if (transfer.status === 'MODERATING')
+    throw new AppError(
+      'TRANSFER_UNDER_REVIEW',
+      'This transfer is being reviewed: it cannot be downloaded now.',
+    );
 }
 
 /** An S2 transfer whose sender wants to know who downloads: the downloader gives an e-mail address first. */

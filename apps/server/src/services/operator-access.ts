@@ -12,6 +12,11 @@ export class OperatorAccess {
     this.emails = new Set(operatorEmails.map((e) => e.toLowerCase()));
   }
 
+  /** Whether anyone can act as an operator at all (automatic holds wait for one to release them). */
+  get configured(): boolean {
+    return this.emails.size > 0;
+  }
+
   isOperator(auth: Authenticated | null): boolean {
     if (!auth) return false;
     const user = auth.user;

@@ -43,6 +43,13 @@ export interface TransferRecord {
   /** A priced transfer (minor units, VAT excluded) is downloaded after a purchase; null: free. */
   priceAmount: number | null;
   priceCurrency: string | null;
+  /**
+   * The client address that created an anonymous transfer, while its upload is unfinished (cleared when it leaves
+   * UPLOADING): the holds read it at their `uploaded` phase.
+   */
+  clientIp?: string | null;
+  /** A RETAINED transfer's files are kept until then (RETENTION_DAYS), then purged. */
+  retainedUntil?: Date | null;
 }
 
 /** Creating a transfer would take its owner past their storage limit. */

@@ -1,3 +1,4 @@
+export { type AbuseReportInput, abuseReport } from './abuse-report.js';
 export { type AccountLinkInput, emailVerification, passwordReset } from './account.js';
 export {
   type ContactMessageInput,

@@ -21,6 +21,7 @@ import {
 } from './downloader-email';
 import { PasswordForm } from './password-form';
 import { forgetPurchase, keepPurchaseToken, purchaseTokenOf } from './purchase-store';
+import { ReportAbuse } from './report-abuse';
 
 /** Buying a transfer on sale: its code (and Stripe.js) is loaded only for such a transfer. */
 const PurchasePanel = lazy(() => import('./purchase-panel'));
@@ -169,7 +170,12 @@ function TransferDetails({
           {t('downloader:too_many_dowloads')}
         </p>
       )}
-      {NOT_READY.has(info.status) && <p className="notice notice-warn">{t('downloader:not_ready')}</p>}
+      {NOT_READY.has(info.status) && (
+        <p className="notice notice-warn" data-testid="download-not-ready">
+          {/* Spec §2: a transfer under review is shown as pending. */}
+          {t(info.status === 'MODERATING' ? 'downloader:under_review' : 'downloader:not_ready')}
+        </p>
+      )}
       {forSale && info.price && !NOT_READY.has(info.status) && (
         <Suspense fallback={<p className="muted">{t('downloader:loading')}</p>}>
           <PurchasePanel transferId={info.transferId} price={info.price} onPurchased={onPurchased} />
@@ -326,6 +332,7 @@ export function DownloadPage() {
           />
         )}
       </div>
+      <ReportAbuse transferId={transferId} />
     </div>
   );
 }

@@ -8,4 +8,6 @@ export const operatorKeys = {
   invoices: (open: boolean) => [OPERATOR_KEY, 'invoices', open],
   figures: [OPERATOR_KEY, 'figures'],
   actions: [OPERATOR_KEY, 'actions'],
+  moderation: [OPERATOR_KEY, 'moderation'],
+  moderationCase: (transferId: string) => [OPERATOR_KEY, 'moderation-case', transferId],
 } as const;

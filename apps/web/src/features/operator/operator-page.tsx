@@ -7,12 +7,20 @@ import { ApiError } from '../../lib/api';
 import { operatorMe } from '../../lib/operator-api';
 import NotFoundRoute from '../../routes/not-found.route';
 import { InvoicesSection, SubscriptionsSection } from './billing-sections';
+import { ModerationSection } from './moderation-section';
 import { operatorKeys } from './operator-keys';
 import { FiguresSection, JournalSection } from './overview-sections';
 import { UsersSection } from './users-section';
 import './operator.css';
 
-export const OPERATOR_TABS = ['users', 'subscriptions', 'invoices', 'figures', 'journal'] as const;
+export const OPERATOR_TABS = [
+  'users',
+  'moderation',
+  'subscriptions',
+  'invoices',
+  'figures',
+  'journal',
+] as const;
 type Tab = (typeof OPERATOR_TABS)[number];
 
 /**
@@ -69,6 +77,7 @@ export function OperatorPage() {
         </ul>
       </nav>
       {tab === 'users' && <UsersSection />}
+      {tab === 'moderation' && <ModerationSection />}
       {tab === 'subscriptions' && <SubscriptionsSection />}
       {tab === 'invoices' && <InvoicesSection />}
       {tab === 'figures' && <FiguresSection />}

@@ -1,0 +1,29 @@
+import {
+  ModerationCase,
+  type ModerationDecision,
+  ModerationQueue,
+  type TransferReportRequest,
+  TransferReportResponse,
+} from '@ferry/core';
+import { apiRequest } from './api';
+
+/** Abuse reports (anyone) and the operators' moderation queue (docs/api.md "Moderation"). */
+
+export const reportTransfer = (body: TransferReportRequest) =>
+  apiRequest('/transfer/reports', { method: 'POST', body, schema: TransferReportResponse });
+
+const moderation = (transferId: string) => `/operator/moderation/${encodeURIComponent(transferId)}`;
+
+export const listModeration = (signal?: AbortSignal) =>
+  apiRequest('/operator/moderation', { schema: ModerationQueue, signal });
+
+export const getModerationCase = (transferId: string, signal?: AbortSignal) =>
+  apiRequest(moderation(transferId), { schema: ModerationCase, signal });
+
+export type ModerationAction = 'hold' | 'release' | 'retain' | 'dismiss';
+
+export const decideModeration = (
+  transferId: string,
+  action: ModerationAction,
+  body: ModerationDecision = {},
+) => apiRequest(`${moderation(transferId)}/${action}`, { method: 'POST', body, schema: ModerationCase });
