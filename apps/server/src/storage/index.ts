@@ -16,7 +16,7 @@ export interface RegionalStorage extends Storage {
 
 /** The one storage factory: local disk under DATA_DIR/files, or S3 (STORAGE=s3) with its regions. */
 export async function createStorage(
-  config: Pick<Config, 'storage' | 's3' | 'dataDir'>,
+  config: Pick<Config, 'storage' | 's3' | 'dataDir' | 'storageEncryptionKey'>,
 ): Promise<RegionalStorage> {
   const regions = new Map<string, Storage>();
   if (config.storage === 's3' && config.s3) {
@@ -27,7 +27,10 @@ export async function createStorage(
     for (const [name, target] of Object.entries(others))
       regions.set(name, createS3Storage({ ...main, ...target }));
   } else {
-    regions.set(DEFAULT_STORAGE_REGION, await createLocalStorage(path.join(config.dataDir, 'files')));
+    regions.set(
+      DEFAULT_STORAGE_REGION,
+      await createLocalStorage(path.join(config.dataDir, 'files'), config.storageEncryptionKey),
+    );
   }
   const main = regions.get(DEFAULT_STORAGE_REGION)!;
   return {
