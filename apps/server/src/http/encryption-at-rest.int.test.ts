@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createTransfer, fetchBytes, readZip, sha256 } from '../test/flows.js';
+import { encryptInPlace } from '../storage/encrypt-in-place.js';
+import { api, createTransfer, fetchBytes, readZip, sendTransfer, sha256 } from '../test/flows.js';
 import { startTestFerry, type TestFerry } from '../test/harness.js';
 import { TusTestClient } from '../test/tus-client.js';
 
@@ -102,6 +103,54 @@ describe('encryption at rest (local disk)', () => {
     expect(entries.get('b.bin')!.equals(b)).toBe(true);
     const resumed = await fetchBytes(all.url, { range: 'bytes=70000-' });
     expect(resumed.data.equals(zip.data.subarray(70_000))).toBe(true);
+  });
+});
+
+describe('npm run storage:encrypt', () => {
+  it('encrypts the files stored without a key in place, keeping hard links, and downloads stay exact', async () => {
+    const keyDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-key-'));
+    const key = randomBytes(32);
+    await fs.writeFile(path.join(keyDir, 'storage.key'), key.toString('base64'));
+    const env = { STORAGE_ENCRYPTION_KEY_FILE: path.join(keyDir, 'storage.key') };
+    let ferry = await startTestFerry();
+    try {
+      const a = marked(200_000);
+      const t = await sendTransfer(ferry.baseUrl, [{ name: 'a.bin', data: a }]);
+      const uploads = path.join(ferry.dataDir, 'files', 'uploads');
+      const stored = path.join(uploads, `${t.transferId}-${t.files[0]!.id}`);
+      await fs.link(stored, path.join(uploads, 'clone-aaaaaa')); // a clone, as copyUpload makes it
+      expect((await filesWithMarker(ferry.dataDir)).length).toBe(2);
+      // An upload still in progress stays as it is: a server may be appending to it.
+      const open = await createTransfer(ferry.baseUrl, { files: [{ name: 'b.bin', size: 100_000 }] });
+      const tus = new TusTestClient(ferry.baseUrl, open.uploadToken);
+      const created = await tus.create(open.transferId, open.files[0]!.id, 100_000);
+      await tus.patch(created.location!, 0, marked(50_000));
+      await ferry.close();
+
+      const root = path.join(ferry.dataDir, 'files');
+      const lines: string[] = [];
+      const first = await encryptInPlace(root, key, (line) => lines.push(line));
+      expect(first).toMatchObject({ encrypted: 1, alreadyEncrypted: 0, unfinished: 1, bytes: a.length });
+      expect(lines).toEqual([expect.stringMatching(/^encrypted 1\/1: .*200000 bytes, 2 linked names/)]);
+      expect(await filesWithMarker(ferry.dataDir)).toEqual([
+        path.join(uploads, `${open.transferId}-${open.files[0]!.id}`),
+      ]);
+      expect((await fs.stat(stored)).nlink).toBe(2);
+      // Again: nothing left to do.
+      expect(await encryptInPlace(root, key)).toMatchObject({ encrypted: 0, alreadyEncrypted: 2 });
+
+      ferry = await startTestFerry({ dataDir: ferry.dataDir, databaseUrl: ferry.databaseUrl, env });
+      const link = await api(
+        ferry.baseUrl,
+        `/api/transfer/downloads/link?transferId=${t.transferId}&fileId=${t.files[0]!.id}`,
+      );
+      expect(sha256((await fetchBytes(link.body.url)).data)).toBe(sha256(a));
+      const part = await fetchBytes(link.body.url, { range: 'bytes=65000-70000' });
+      expect(part.data.equals(a.subarray(65_000, 70_001))).toBe(true);
+    } finally {
+      await ferry.close();
+      await fs.rm(keyDir, { recursive: true, force: true });
+    }
   });
 });
 
