@@ -13,7 +13,9 @@ async function run(): Promise<number> {
     return 2;
   }
   if (config.storage !== 'local') {
-    console.error('STORAGE=s3: this command encrypts local files only.');
+    console.error(
+      'STORAGE=s3: this command encrypts local files only; on S3, new transfers are stored with SSE-C (docs/encryption.md).',
+    );
     return 2;
   }
   const root = path.join(config.dataDir, 'files');

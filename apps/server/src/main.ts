@@ -213,7 +213,8 @@ export async function createFerry(
     await runMigrations(database);
 
     const metrics = new Metrics();
-    const storage = await createStorage(config);
+    const sseCFlags = new PgTransferRepository(database.db);
+    const storage = await createStorage(config, (transferId) => sseCFlags.sseCOf(transferId));
     const uploadStore = new HashingDataStore(storage, (n) => metrics.uploadBytes.inc(n));
     const readiness: Record<string, () => Promise<void>> = {
       database: async () => void (await database.pool.query('SELECT 1')),
@@ -376,6 +377,7 @@ export async function createFerry(
     );
     transfers.limitAnonymous({ limiter: rateLimiter, ...config.anonymous });
     transfers.recordSecurity(securityLog);
+    transfers.storeWithSseC(config.storage === 's3' && config.storageEncryptionKey !== null);
     const dashboard = (() => {
       const dashboardRepo = new DashboardRepository(database.db);
       const access = new DashboardAccess(repo, accounts);

@@ -66,6 +66,16 @@ export class PgTransferRepository implements TransferRepository {
     });
   }
 
+  /** Whether a transfer's objects are stored with SSE-C; false for an unknown transfer. */
+  async sseCOf(id: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ sseC: transfers.sseC })
+      .from(transfers)
+      .where(eq(transfers.id, id))
+      .limit(1);
+    return rows[0]?.sseC ?? false;
+  }
+
   async find(id: string): Promise<TransferRecord | null> {
     const rows = await this.db.select().from(transfers).where(eq(transfers.id, id)).limit(1);
     return (rows[0] as TransferRecord | undefined) ?? null;

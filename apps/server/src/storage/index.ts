@@ -17,12 +17,22 @@ export interface RegionalStorage extends Storage {
 /** The one storage factory: local disk under DATA_DIR/files, or S3 (STORAGE=s3) with its regions. */
 export async function createStorage(
   config: Pick<Config, 'storage' | 's3' | 'dataDir' | 'storageEncryptionKey'>,
+  /** With S3 and a key: whether a transfer is stored with SSE-C (its `sseC` flag). */
+  sseCEnabled?: (transferId: string) => Promise<boolean>,
 ): Promise<RegionalStorage> {
   const regions = new Map<string, Storage>();
   if (config.storage === 's3' && config.s3) {
     // Loaded only when used: the S3 client and its tus store take about 17 MB of memory.
     const { createS3Storage } = await import('./s3.js');
-    const { regions: others, ...main } = config.s3;
+    const { transferSseCKeys } = await import('./s3-sse-c.js');
+    const { regions: others, ...s3 } = config.s3;
+    const main = {
+      ...s3,
+      sseC:
+        config.storageEncryptionKey && sseCEnabled
+          ? transferSseCKeys(config.storageEncryptionKey, sseCEnabled)
+          : undefined,
+    };
     regions.set(DEFAULT_STORAGE_REGION, createS3Storage(main));
     for (const [name, target] of Object.entries(others))
       regions.set(name, createS3Storage({ ...main, ...target }));
