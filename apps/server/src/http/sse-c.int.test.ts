@@ -26,6 +26,7 @@ describe('S3 storage with SSE-C (STORAGE_ENCRYPTION_KEY_FILE)', () => {
         const transferId = /^([A-Za-z0-9]+)-/.exec(key)?.[1];
         return transferId && !plainTransfers.has(transferId) ? transferSseKey(master, transferId) : null;
       },
+      extraBuckets: ['ferry-test-eu'],
     });
     sink = await startSmtpSink();
     ferry = await startTestFerry({
@@ -38,6 +39,7 @@ describe('S3 storage with SSE-C (STORAGE_ENCRYPTION_KEY_FILE)', () => {
         S3_FORCE_PATH_STYLE: 'true',
         S3_PART_SIZE_MB: '5',
         S3_PRESIGNED_DOWNLOADS: 'true',
+        S3_REGIONS: JSON.stringify({ eu: { bucket: 'ferry-test-eu' } }),
         SINGLE_INSTANCE: 'true',
         STORAGE_ENCRYPTION_KEY_FILE: path.join(keyDir, 'storage.key'),
         SMTP_URL: sink.url,
@@ -78,38 +80,68 @@ describe('S3 storage with SSE-C (STORAGE_ENCRYPTION_KEY_FILE)', () => {
     expect(s3.refused).toEqual([]);
   });
 
-  it('stores the transfers of an account whose limits say disableSSEC without SSE-C, presigned as before', async () => {
-    const ann = await signedInAccount(ferry.baseUrl, `sse-${process.pid}@ferry.example`, (to) =>
+  /** A signed-in account with these limit settings (PUT /transfer/limits/{id}/by-user), and its new transfer. */
+  async function accountTransfer(label: string, settings: Record<string, unknown>, data: Buffer) {
+    const who = await signedInAccount(ferry.baseUrl, `${label}-${process.pid}@ferry.example`, (to) =>
       sink.waitFor((m) => m.to.includes(to)),
     );
-    const limits = await api(ferry.baseUrl, `/api/transfer/limits/${ann.uid}/by-user`, {
+    const limits = await api(ferry.baseUrl, `/api/transfer/limits/${who.uid}/by-user`, {
       method: 'PUT',
-      headers: ann.bearer,
-      json: { disableSSEC: true },
+      headers: who.bearer,
+      json: settings,
     });
-    expect(limits.body).toMatchObject({ disableSSEC: true });
-    const data = randomBytes(20_000);
+    expect(limits.body).toMatchObject(settings);
     const created = await api(ferry.baseUrl, '/api/transfer/transfers', {
       method: 'POST',
-      headers: ann.bearer,
-      json: { files: [{ name: 'plain.bin', size: data.length }] },
+      headers: who.bearer,
+      json: { files: [{ name: 'file.bin', size: data.length }] },
     });
     expect(created.status).toBe(201);
-    const t = created.body;
-    plainTransfers.add(t.transferId);
-    await new TusTestClient(ferry.baseUrl, t.uploadToken).upload(t.transferId, t.files[0].id, data);
+    return created.body as { transferId: string; uploadToken: string; files: Array<{ id: string }> };
+  }
+
+  async function upload(
+    t: { transferId: string; uploadToken: string; files: Array<{ id: string }> },
+    data: Buffer,
+  ) {
+    await new TusTestClient(ferry.baseUrl, t.uploadToken).upload(t.transferId, t.files[0]!.id, data);
     const done = await api(ferry.baseUrl, `/api/transfer/transfers/${t.transferId}/complete`, {
       method: 'POST',
       headers: { 'x-upload-token': t.uploadToken },
-      json: { files: [{ id: t.files[0].id, sha256: sha256(data) }] },
+      json: { files: [{ id: t.files[0]!.id, sha256: sha256(data) }] },
     });
     expect(done.status).toBe(200);
+  }
+
+  it('keeps a region-locked transfer’s objects in its region’s bucket, with its SSE-C key', async () => {
+    const data = randomBytes(30_000);
+    const t = await accountTransfer('region', { forcedRegion: 'eu' }, data);
+    const before = s3.requests.length;
+    await upload(t, data);
+    const link = await api(
+      ferry.baseUrl,
+      `/api/transfer/downloads/link?transferId=${t.transferId}&fileId=${t.files[0]!.id}`,
+    );
+    const res = await fetch(link.body.url, { redirect: 'manual' });
+    expect(res.status).toBe(200);
+    expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(sha256(data));
+    const calls = s3.requests.slice(before).filter((r) => r.path.includes(t.transferId));
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.filter((r) => !r.path.startsWith('/ferry-test-eu/'))).toEqual([]);
+    expect(s3.refused).toEqual([]);
+  });
+
+  it('stores the transfers of an account whose limits say disableSSEC without SSE-C, presigned as before', async () => {
+    const data = randomBytes(20_000);
+    const t = await accountTransfer('plain', { disableSSEC: true }, data);
+    plainTransfers.add(t.transferId);
+    await upload(t, data);
     expect((await query(ferry, 'SELECT sse_c FROM transfers WHERE id = $1', [t.transferId]))[0]).toEqual({
       sse_c: false,
     });
     const link = await api(
       ferry.baseUrl,
-      `/api/transfer/downloads/link?transferId=${t.transferId}&fileId=${t.files[0].id}`,
+      `/api/transfer/downloads/link?transferId=${t.transferId}&fileId=${t.files[0]!.id}`,
     );
     const res = await fetch(link.body.url, { redirect: 'manual' });
     expect(res.status).toBe(302);

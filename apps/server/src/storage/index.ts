@@ -2,6 +2,7 @@ import path from 'node:path';
 import { type Config, DEFAULT_STORAGE_REGION } from '../config.js';
 import type { Storage } from './blob-store.js';
 import { createLocalStorage } from './local.js';
+import { routeByTransferRegion } from './region-routing.js';
 
 /** The main storage, plus the storage of every region a transfer can be forced into. */
 export interface RegionalStorage extends Storage {
@@ -17,8 +18,12 @@ export interface RegionalStorage extends Storage {
 /** The one storage factory: local disk under DATA_DIR/files, or S3 (STORAGE=s3) with its regions. */
 export async function createStorage(
   config: Pick<Config, 'storage' | 's3' | 'dataDir' | 'storageEncryptionKey'>,
-  /** With S3 and a key: whether a transfer is stored with SSE-C (its `sseC` flag). */
-  sseCEnabled?: (transferId: string) => Promise<boolean>,
+  transfers: {
+    /** With S3 and a key: whether a transfer is stored with SSE-C (its `sseC` flag). */
+    sseC?: (transferId: string) => Promise<boolean>;
+    /** With S3_REGIONS: the region a transfer's bytes live in (its `storageRegion`); null: the main one. */
+    region?: (transferId: string) => Promise<string | null>;
+  } = {},
 ): Promise<RegionalStorage> {
   const regions = new Map<string, Storage>();
   if (config.storage === 's3' && config.s3) {
@@ -29,8 +34,8 @@ export async function createStorage(
     const main = {
       ...s3,
       sseC:
-        config.storageEncryptionKey && sseCEnabled
-          ? transferSseCKeys(config.storageEncryptionKey, sseCEnabled)
+        config.storageEncryptionKey && transfers.sseC
+          ? transferSseCKeys(config.storageEncryptionKey, transfers.sseC)
           : undefined,
     };
     regions.set(DEFAULT_STORAGE_REGION, createS3Storage(main));
@@ -43,14 +48,16 @@ export async function createStorage(
     );
   }
   const main = regions.get(DEFAULT_STORAGE_REGION)!;
-  return {
-    ...main,
-    regionNames: [...regions.keys()],
-    forRegion(name) {
-      const storage = regions.get(name ?? DEFAULT_STORAGE_REGION);
-      if (!storage)
-        throw new Error(`unknown storage region "${name}" (known: ${[...regions.keys()].join(', ')})`);
-      return storage;
-    },
+  const forRegion = (name: string | null | undefined): Storage => {
+    const storage = regions.get(name ?? DEFAULT_STORAGE_REGION);
+    if (!storage)
+      throw new Error(`unknown storage region "${name}" (known: ${[...regions.keys()].join(', ')})`);
+    return storage;
   };
+  // With several regions, each call goes to the region of the transfer it concerns.
+  const routed =
+    regions.size > 1 && transfers.region
+      ? routeByTransferRegion(main, forRegion, transfers.region, [...regions.values()])
+      : main;
+  return { ...routed, regionNames: [...regions.keys()], forRegion };
 }
