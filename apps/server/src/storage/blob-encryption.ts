@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import fs from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -6,24 +13,26 @@ import { Readable } from 'node:stream';
 /**
  * Ferry's encrypted file format (local disk, STORAGE_ENCRYPTION_KEY_FILE set):
  *
- *   header  32 bytes: "FERRYENC" · version (1) · 7 zero bytes · 16-byte blob salt
+ *   header  48 bytes: "FERRYENC" · version (1) · 7 zero bytes · 16-byte blob salt · 16-byte key check
  *   segment i, for each 64 KiB of plaintext (the last one shorter):
  *           12-byte random nonce · AES-256-GCM ciphertext · 16-byte tag, with the segment's index as associated data
  *
  * The blob key is HKDF-SHA256(master key, salt): the salt lives in the file, so a hard-linked clone (the same bytes
  * under another name) decrypts as well. Fixed-size segments make every plaintext offset a known disk offset: a Range
  * read decrypts only the segments it needs, and an upload appends by rewriting only its partial last segment (with a
- * fresh nonce), so tus offsets stay plaintext offsets.
+ * fresh nonce), so tus offsets stay plaintext offsets. The key check (HMAC of the blob key) tells a wrong master key
+ * from a damaged file, so a wrong key is refused before anything is read or repaired.
  */
 export const MAGIC = Buffer.from('FERRYENC', 'latin1');
 export const FORMAT_VERSION = 1;
-export const HEADER_BYTES = 32;
+export const HEADER_BYTES = 48;
 export const SEGMENT_BYTES = 64 * 1024;
 export const NONCE_BYTES = 12;
 export const TAG_BYTES = 16;
 export const SEGMENT_OVERHEAD = NONCE_BYTES + TAG_BYTES;
 export const SEGMENT_DISK_BYTES = SEGMENT_BYTES + SEGMENT_OVERHEAD;
 const SALT_OFFSET = 16;
+const CHECK_OFFSET = 32;
 const KEY_INFO = Buffer.from('ferry blob key v1', 'latin1');
 
 /** Segments read from disk at once when streaming (about 1 MiB). */
@@ -37,13 +46,30 @@ export class BlobDecryptError extends Error {
   }
 }
 
-/** A fresh header with a random salt. */
-export function newHeader(): Buffer {
+/** A fresh header with a random salt, and the key of the blob it starts. */
+export function newHeader(master: Buffer): { header: Buffer; key: Buffer } {
   const header = Buffer.alloc(HEADER_BYTES);
   MAGIC.copy(header, 0);
   header[MAGIC.length] = FORMAT_VERSION;
-  randomBytes(16).copy(header, SALT_OFFSET);
-  return header;
+  const salt = randomBytes(16);
+  salt.copy(header, SALT_OFFSET);
+  const key = blobKey(master, salt);
+  keyCheck(key).copy(header, CHECK_OFFSET);
+  return { header, key };
+}
+
+function keyCheck(key: Buffer): Buffer {
+  return createHmac('sha256', key).update('ferry key check').digest().subarray(0, 16);
+}
+
+/** The key of the blob an encrypted header starts; throws when the header was made under another master key. */
+export function keyFor(master: Buffer, header: Buffer): Buffer {
+  const salt = saltOf(header);
+  if (!salt) throw new BlobDecryptError('not an encrypted blob');
+  const key = blobKey(master, salt);
+  if (!timingSafeEqual(keyCheck(key), header.subarray(CHECK_OFFSET, CHECK_OFFSET + 16)))
+    throw new BlobDecryptError('encrypted under another key than STORAGE_ENCRYPTION_KEY_FILE holds');
+  return key;
 }
 
 /** The salt of an encrypted file's header, or null for a plaintext file (no magic). */
@@ -145,12 +171,14 @@ export async function readAt(handle: FileHandle, buffer: Buffer, length: number,
 }
 
 /** What an opened file is: its header's salt (null: plaintext) and its size on disk. */
-export async function inspect(handle: FileHandle): Promise<{ salt: Buffer | null; diskSize: number }> {
+export async function inspect(
+  handle: FileHandle,
+): Promise<{ salt: Buffer | null; header: Buffer; diskSize: number }> {
   const { size } = await handle.stat();
-  if (size < HEADER_BYTES) return { salt: null, diskSize: size };
   const header = Buffer.alloc(HEADER_BYTES);
+  if (size < HEADER_BYTES) return { salt: null, header, diskSize: size };
   await readAt(handle, header, HEADER_BYTES, 0);
-  return { salt: saltOf(header), diskSize: size };
+  return { salt: saltOf(header), header, diskSize: size };
 }
 
 /** Reads and decrypts segment `index` of an open encrypted file. */
@@ -213,10 +241,10 @@ export function decryptingStream(
 export async function openBlob(file: string, master: Buffer | null) {
   const handle = await fs.open(file, 'r');
   try {
-    const { salt, diskSize } = await inspect(handle);
+    const { salt, header, diskSize } = await inspect(handle);
     if (!salt) return { handle, key: null, diskSize, size: diskSize };
     if (!master) throw new BlobDecryptError(`${file} is encrypted but no STORAGE_ENCRYPTION_KEY_FILE is set`);
-    return { handle, key: blobKey(master, salt), diskSize, size: plaintextLength(diskSize) };
+    return { handle, key: keyFor(master, header), diskSize, size: plaintextLength(diskSize) };
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error;

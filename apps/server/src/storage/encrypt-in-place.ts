@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeAll } from './batched-file-store.js';
-import { blobKey, inspect, newHeader, SEGMENT_BYTES, SegmentEncryptor, saltOf } from './blob-encryption.js';
+import { inspect, newHeader, SEGMENT_BYTES, SegmentEncryptor } from './blob-encryption.js';
 
 export interface EncryptInPlaceReport {
   /** Stored files encrypted by this run (a file with several hard-linked names counts once). */
@@ -96,8 +96,7 @@ async function isFinished(file: string, size: number): Promise<boolean> {
 /** Writes the encrypted form of `file` beside it and renames it over `file`; returns the plaintext length. */
 async function encryptFile(file: string, master: Buffer): Promise<number> {
   const temporary = `${file}.encrypting-${randomBytes(4).toString('hex')}`;
-  const header = newHeader();
-  const key = blobKey(master, saltOf(header)!);
+  const { header, key } = newHeader(master);
   const out = await fs.open(temporary, 'wx');
   let position = 0;
   let length = 0;

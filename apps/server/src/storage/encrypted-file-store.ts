@@ -12,10 +12,10 @@ import {
 } from './batched-file-store.js';
 import {
   BlobDecryptError,
-  blobKey,
   encryptedLength,
   HEADER_BYTES,
   inspect,
+  keyFor,
   newHeader,
   plaintextLength,
   readSegment,
@@ -45,7 +45,7 @@ export class EncryptedFileStore extends BatchedFileStore {
 
   override async create(upload: Upload): Promise<Upload> {
     const created = await super.create(upload);
-    await fs.writeFile(this.pathOf(upload.id), newHeader());
+    await fs.writeFile(this.pathOf(upload.id), newHeader(this.master).header);
     return created;
   }
 
@@ -57,13 +57,15 @@ export class EncryptedFileStore extends BatchedFileStore {
     const upload = await super.getUpload(id);
     const handle = await fs.open(this.pathOf(id), 'r+');
     try {
-      const { salt, diskSize } = await inspect(handle);
+      const { salt, header, diskSize } = await inspect(handle);
       if (!salt) return upload;
+      // A wrong master key throws here: only a segment that fails under the right key is cut off.
+      const key = keyFor(this.master, header);
       let length = plaintextLength(diskSize);
       const last = Math.ceil(length / SEGMENT_BYTES) - 1;
       if (last >= 0) {
         try {
-          await readSegment(handle, blobKey(this.master, salt), last, diskSize);
+          await readSegment(handle, key, last, diskSize);
         } catch (error) {
           if (!(error instanceof BlobDecryptError)) throw error;
           length = last * SEGMENT_BYTES;
@@ -87,10 +89,11 @@ export class EncryptedFileStore extends BatchedFileStore {
     const file = this.pathOf(id);
     let handle: FileHandle;
     let salt: Buffer | null;
+    let header: Buffer;
     let diskSize: number;
     try {
       handle = await fs.open(file, 'r+');
-      ({ salt, diskSize } = await inspect(handle));
+      ({ salt, header, diskSize } = await inspect(handle));
     } catch {
       readable.destroy();
       throw ERRORS.FILE_WRITE_ERROR;
@@ -99,12 +102,20 @@ export class EncryptedFileStore extends BatchedFileStore {
       await handle.close();
       return super.writeObserved(readable, id, offset, observe);
     }
-    if (!salt) {
-      const header = newHeader();
-      await writeAll(handle, [header], HEADER_BYTES, 0);
-      ({ salt, diskSize } = await inspect(handle));
+    let key: Buffer;
+    try {
+      if (salt) key = keyFor(this.master, header);
+      else {
+        let fresh: Buffer;
+        ({ header: fresh, key } = newHeader(this.master));
+        await writeAll(handle, [fresh], HEADER_BYTES, 0);
+        diskSize = HEADER_BYTES;
+      }
+    } catch (error) {
+      await handle.close();
+      readable.destroy();
+      throw error instanceof BlobDecryptError ? ERRORS.FILE_WRITE_ERROR : error;
     }
-    const key = blobKey(this.master, salt!);
     if (plaintextLength(diskSize) !== offset) {
       await handle.close();
       readable.destroy();

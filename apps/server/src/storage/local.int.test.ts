@@ -91,9 +91,12 @@ describe('local disk storage, encrypted', () => {
     const range = await collect(await storage.blobs.read(`uploads/${id}`, { start: 65_000, end: 131_500 }));
     expect(range.equals(data.subarray(65_000, 131_501))).toBe(true);
 
-    // Another key cannot read it.
+    // Another key is refused, and never taken for damage to repair.
     const other = await createLocalStorage(dir, randomBytes(32));
-    await expect(collect(await other.blobs.read(`uploads/${id}`))).rejects.toThrow(/does not decrypt/);
+    await expect(other.blobs.read(`uploads/${id}`)).rejects.toThrow(/another key/);
+    await expect(other.tusStore.getUpload(id)).rejects.toThrow(/another key/);
+    expect((await fs.stat(path.join(dir, 'uploads', id))).size).toBe(onDisk.length);
+    expect((await collect(await storage.blobs.read(`uploads/${id}`))).equals(data)).toBe(true);
   });
 
   it('cuts off a torn last segment, so the client resends from its start', async () => {
