@@ -90,7 +90,7 @@ async function main() {
 
   let t0 = now();
   // only the throughput section moves the test file: without it, no 1 GiB is written for nothing
-  const testFile = active.some((s) => s.id === 'throughput')
+  const testFile = active.some((s) => s.id === 'throughput' || s.id === 'encryption')
     ? await createTestFile(path.join(tmpDir, 'source.bin'), config.sizeBytes, config.parts)
     : { file: '', size: 0, sha256: '', parts: [] };
   if (testFile.file) {
@@ -99,7 +99,7 @@ async function main() {
   }
 
   /** @type {import('./sections/index.mjs').BenchContext} */
-  const ctx = { testFile, runs: config.runs, tmpDir, results: {} };
+  const ctx = { testFile, runs: config.runs, tmpDir, results: {}, startFerry: undefined };
   /** @type {import('./sections/index.mjs').Servers} */
   const servers = {};
   /** @type {Record<string, any>} */
@@ -130,12 +130,15 @@ async function main() {
     samplers.baseline = startMemorySampler(server.pid);
     serverInfo.baseline = { startupMs: now() - t0, memoryAfterSection: {} };
   }
-  if (config.only !== 'baseline') {
-    const dataDir = path.join(tmpDir, 'ferry-data');
+  /**
+   * Starts a Ferry (as `npm start` does) on its own DATA_DIR under the temp dir, with `extraEnv` on top of the
+   * bench's settings. Sections may start their own (e.g. `encryption`, with a key file).
+   * @param {string} name @param {string} dataDir @param {Record<string, string>} [extraEnv] @param {string} [logName]
+   */
+  const startFerry = async (name, dataDir, extraEnv = {}, logName = 'ferry.log') => {
     const port = await freePort();
-    t0 = now();
-    const server = await startServer({
-      name: 'Ferry',
+    return startServer({
+      name,
       args: [...config.ferryNodeArgs, ferryMain],
       env: {
         ...process.env,
@@ -151,13 +154,24 @@ async function main() {
         // (its cost is measured), but never refuses one
         ANONYMOUS_TRANSFERS_PER_WINDOW: '1000000000',
         ANONYMOUS_PENDING_UPLOAD_GB: '1000000',
+        ...extraEnv,
       },
       cwd: repoRoot,
       port,
       healthPath: '/api/health',
-      logFile: path.join(tmpDir, 'ferry.log'),
+      logFile: path.join(tmpDir, logName),
       onForcedExit: () => stopOrphanPostgres(dataDir),
     });
+  };
+  ctx.startFerry = async (name, dirName, extraEnv) => {
+    const dataDir = path.join(tmpDir, dirName);
+    const server = await startFerry(name, dataDir, extraEnv, `${dirName}.log`);
+    return { ...server, dataDir };
+  };
+  if (config.only !== 'baseline') {
+    const dataDir = path.join(tmpDir, 'ferry-data');
+    t0 = now();
+    const server = await startFerry('Ferry', dataDir);
     log(
       `Ferry up (pid ${server.pid}) in ${((now() - t0) / 1000).toFixed(1)} s (embedded PostgreSQL included), ` +
         `node ${config.ferryNodeArgs.join(' ') || '(no flags)'}`,

@@ -1,6 +1,7 @@
 // The bench's sections, in the order they run. A section measures the baseline server and/or Ferry and turns its
 // results into table rows; add one by writing a module like throughput.mjs and listing it here.
 import { dashboard } from './dashboard.mjs';
+import { encryption } from './encryption.mjs';
 import { latency } from './latency.mjs';
 import { site } from './site.mjs';
 import { throughput } from './throughput.mjs';
@@ -11,6 +12,8 @@ import { throughput } from './throughput.mjs';
  * @property {number} runs repetitions of each throughput measurement (the median is reported)
  * @property {string} tmpDir
  * @property {Record<string, any>} results each section keeps its raw results under its id (written to JSON)
+ * @property {((name: string, dirName: string, env: Record<string, string>) => Promise<ServerInfo & { stop: () => Promise<number | null>, logFile: string }>) | undefined} startFerry
+ *   starts another Ferry (own DATA_DIR `dirName` in the temp dir, `env` on top of the bench's); the section stops it
  */
 
 /**
@@ -49,4 +52,4 @@ import { throughput } from './throughput.mjs';
  */
 
 /** @type {Section[]} */
-export const sections = [throughput, latency, dashboard, site];
+export const sections = [throughput, encryption, latency, dashboard, site];

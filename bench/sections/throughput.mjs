@@ -77,7 +77,7 @@ function baselineSide(/** @type {BenchContext} */ ctx, /** @type {ServerInfo} */
 }
 
 /** Ferry: tus uploads into transfers, downloads through signed links (lib/ferry-client.mjs). */
-function ferrySide(/** @type {BenchContext} */ ctx, /** @type {ServerInfo} */ server) {
+export function ferrySide(/** @type {BenchContext} */ ctx, /** @type {ServerInfo} */ server) {
   const { file, size, parts, sha256 } = ctx.testFile;
   /** @type {Map<number, { single?: Awaited<ReturnType<typeof uploadTransfer>>, multi?: Awaited<ReturnType<typeof uploadTransfer>> }>} */
   const transfers = new Map();

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -141,6 +142,7 @@ const ConfigSchema = z
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).default(25),
     MALLOC_TRIM_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
     STORAGE: z.enum(['local', 's3']).default('local'),
+    STORAGE_ENCRYPTION_KEY_FILE: z.string().min(1).optional(),
     S3_ENDPOINT: z.string().url().optional(),
     S3_REGION: z.string().min(1).default('us-east-1'),
     S3_BUCKET: z.string().optional(),
@@ -219,6 +221,11 @@ const ConfigSchema = z
           path: ['OIDC_PROVIDERS', posting[0]!.name],
           message: 'needs PUBLIC_URL to be an https:// address (the provider posts its answer back)',
         });
+      if (env.STORAGE_ENCRYPTION_KEY_FILE) {
+        const key = readEncryptionKey(env.STORAGE_ENCRYPTION_KEY_FILE, env.DATA_DIR);
+        if (typeof key === 'string')
+          ctx.addIssue({ code: 'custom', path: ['STORAGE_ENCRYPTION_KEY_FILE'], message: key });
+      }
       if (env.STORAGE !== 's3') {
         if (env.S3_REGIONS !== undefined)
           ctx.addIssue({ code: 'custom', path: ['S3_REGIONS'], message: 'needs STORAGE=s3' });
@@ -353,6 +360,10 @@ const ConfigSchema = z
       },
       jobMaintenanceSeconds: env.JOB_MAINTENANCE_SECONDS,
       storage: env.STORAGE,
+      /** The master key of encryption at rest (docs/encryption.md), or null: files stored as they are. */
+      storageEncryptionKey: env.STORAGE_ENCRYPTION_KEY_FILE
+        ? (readEncryptionKey(env.STORAGE_ENCRYPTION_KEY_FILE, env.DATA_DIR) as Buffer)
+        : null,
       s3:
         env.STORAGE === 's3'
           ? {
@@ -379,6 +390,27 @@ const ConfigSchema = z
           : null,
     };
   });
+
+/**
+ * The master key from STORAGE_ENCRYPTION_KEY_FILE (`openssl rand -base64 32`), or what is wrong with the file. It
+ * must live outside DATA_DIR: a backup or a stolen disk of DATA_DIR must not carry the key to its own files.
+ */
+function readEncryptionKey(file: string, dataDir: string): Buffer | string {
+  const absolute = path.resolve(file);
+  const relative = path.relative(path.resolve(dataDir), absolute);
+  if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative)))
+    return `must be outside DATA_DIR (${path.resolve(dataDir)}), or the key travels with the files it protects`;
+  let text: string;
+  try {
+    text = readFileSync(absolute, 'utf8').trim();
+  } catch (error) {
+    return `cannot be read: ${(error as Error).message}`;
+  }
+  const key = Buffer.from(text, 'base64');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || key.length !== 32)
+    return 'must hold 32 bytes in base64 (make one with `openssl rand -base64 32`)';
+  return key;
+}
 
 /** A PEM given on one line (environment files) with literal "\n" between its lines. */
 function pem(value: string): string {

@@ -217,7 +217,12 @@ export async function createFerry(
     await runMigrations(database);
 
     const metrics = new Metrics();
-    const storage = await createStorage(config);
+    // Which bucket and which SSE-C key a transfer's objects use are fixed when it is created.
+    const placement = new PgTransferRepository(database.db);
+    const storage = await createStorage(config, {
+      sseC: (transferId) => placement.sseCOf(transferId),
+      region: (transferId) => placement.storageRegionOf(transferId),
+    });
     const uploadStore = new HashingDataStore(storage, (n) => metrics.uploadBytes.inc(n));
     const readiness: Record<string, () => Promise<void>> = {
       database: async () => void (await database.pool.query('SELECT 1')),
@@ -404,6 +409,7 @@ export async function createFerry(
       }),
     );
     transfers.recordSecurity(securityLog);
+    transfers.storeWithSseC(config.storage === 's3' && config.storageEncryptionKey !== null);
     const dashboard = (() => {
       const dashboardRepo = new DashboardRepository(database.db);
       const access = new DashboardAccess(repo, accounts);

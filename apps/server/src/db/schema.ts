@@ -58,6 +58,8 @@ export const transfers = pgTable(
     remindedFor: ts('reminded_for'),
     /** Storage region the bytes live in (spec §3 forcedRegion); null: the main storage. */
     storageRegion: text('storage_region'),
+    /** Stored on S3 with SSE-C under a key derived for this transfer (spec §3 sseC; docs/encryption.md). */
+    sseC: boolean('sse_c').notNull().default(false),
     /**
      * The public origin when the transfer was created, kept for information only: links (in mails too) are built
      * from the public origin at send time, since rows made before links stopped following the request's Host may

@@ -66,6 +66,26 @@ export class PgTransferRepository implements TransferRepository {
     });
   }
 
+  /** The storage region of a transfer's bytes (null: the main one, also for an unknown transfer). */
+  async storageRegionOf(id: string): Promise<string | null> {
+    const rows = await this.db
+      .select({ region: transfers.storageRegion })
+      .from(transfers)
+      .where(eq(transfers.id, id))
+      .limit(1);
+    return rows[0]?.region ?? null;
+  }
+
+  /** Whether a transfer's objects are stored with SSE-C; false for an unknown transfer. */
+  async sseCOf(id: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ sseC: transfers.sseC })
+      .from(transfers)
+      .where(eq(transfers.id, id))
+      .limit(1);
+    return rows[0]?.sseC ?? false;
+  }
+
   async find(id: string): Promise<TransferRecord | null> {
     const rows = await this.db.select().from(transfers).where(eq(transfers.id, id)).limit(1);
     return (rows[0] as TransferRecord | undefined) ?? null;

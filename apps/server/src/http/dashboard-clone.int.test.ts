@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { TransferDetail, TransferFilesAddResponse } from '@ferry/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -764,5 +766,46 @@ describe('cloning on S3 storage', () => {
     const res = await link(clone.transferId, { fileId: source.fileIds[0]! }, onS3);
     expect(res.body).toMatchObject({ size: data[0]!.length, sha256: sha256(data[0]!) });
     expect(sha256((await fetchBytes(res.body.url)).data)).toBe(sha256(data[0]!));
+  });
+});
+
+describe('cloning with encryption at rest (STORAGE_ENCRYPTION_KEY_FILE)', () => {
+  it('clones an encrypted file as a hard link that decrypts under the clone’s name, also once the source is gone', async () => {
+    const keyDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-key-'));
+    await fs.writeFile(path.join(keyDir, 'storage.key'), randomBytes(32).toString('base64'));
+    const enc = await startTestFerry({
+      env: {
+        SMTP_URL: sink.url,
+        MAIL_FROM: 'no-reply@ferry.example',
+        MAINTENANCE_CRON: '0 0 1 1 *',
+        STORAGE_ENCRYPTION_KEY_FILE: path.join(keyDir, 'storage.key'),
+      },
+    });
+    try {
+      const carol = await accountOn(enc, 'carol');
+      const data = randomFile(150_000);
+      const source = await send(carol, [{ name: 'a.bin', data }], {}, true, enc);
+      const clone = await cloneOf(carol, source.transferId, {}, enc);
+      const fileId = source.fileIds[0]!;
+      const stored = (id: string) => path.join(enc.dataDir, 'files', 'uploads', `${id}-${fileId}`);
+      const [a, b] = await Promise.all([
+        fs.stat(stored(source.transferId)),
+        fs.stat(stored(clone.transferId)),
+      ]);
+      expect([b.ino, b.nlink]).toEqual([a.ino, 2]);
+      expect((await fs.readFile(stored(clone.transferId))).subarray(0, 8).toString('latin1')).toBe(
+        'FERRYENC',
+      );
+      expect((await call(carol, 'DELETE', T(source.transferId), undefined, enc)).status).toBe(204);
+      expect(existsSync(stored(source.transferId))).toBe(false);
+      const res = await link(clone.transferId, { fileId }, enc);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const got = await fetchBytes(res.body.url, { range: 'bytes=65530-140000' });
+      expect(got.data.equals(data.subarray(65_530, 140_001))).toBe(true);
+      expect(sha256((await fetchBytes(res.body.url)).data)).toBe(sha256(data));
+    } finally {
+      await enc.close();
+      await fs.rm(keyDir, { recursive: true, force: true });
+    }
   });
 });

@@ -216,6 +216,8 @@ export class TransferCloneService {
           origin: ctx.origin,
           // The bytes are copied where the source's are.
           storageRegion: source.storageRegion,
+          // Copied under the clone's own SSE-C key where the source has one (CopyObject re-encrypts).
+          sseC: source.sseC,
           // A clone of a priced transfer is sold at the same price; its buyers buy the clone anew.
           priceAmount: type === 'S2' ? source.priceAmount : null,
           priceCurrency: type === 'S2' ? source.priceCurrency : null,

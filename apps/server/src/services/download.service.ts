@@ -25,7 +25,7 @@ import { toFile } from './transfer.service.js';
 
 export interface BlobReader {
   read(key: string, range?: ByteRange): Promise<Readable>;
-  presignedUrl?: (key: string, options: PresignOptions) => Promise<string>;
+  presignedUrl?: (key: string, options: PresignOptions) => Promise<string | null>;
 }
 
 /** The team admin side of downloads (see DownloadService.adminDownloads). */

@@ -23,6 +23,8 @@ export interface SenderLimits {
   plan: PlanType;
   forcedFileValidityInDays: number | null;
   forcedRegion: string | null;
+  /** The team's limit settings say its transfers are stored without SSE-C. */
+  disableSSEC: boolean;
   /** Storage (GB) of the team's plan code (PREMIUM_5TB raises PREMIUM's): what new uploads are held to. */
   storageGB: number;
   /** The sender's team (its manager's uid; their own for an account without a manager): one storage pool. */
@@ -96,6 +98,7 @@ export class LimitsService {
       storageGB: planLimitsOf(plan, team.planCode).storageGB,
       forcedFileValidityInDays: team.limitSettings.forcedFileValidityInDays ?? null,
       forcedRegion: team.limitSettings.forcedRegion ?? null,
+      disableSSEC: team.limitSettings.disableSSEC ?? false,
       teamId: team.id,
       // A member's: the team's settings, then their user group's overrides over them.
       memberSettings:

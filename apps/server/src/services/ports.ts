@@ -38,6 +38,8 @@ export interface TransferRecord {
   origin: string | null;
   expiredAt: Date | null;
   storageRegion: string | null;
+  /** Objects stored with SSE-C under this transfer's derived key (STORAGE=s3 with a key file, not disableSSEC). */
+  sseC: boolean;
   /** Raised whenever access is taken away (recipient removed, password changed, disabled): older URLs die. */
   accessEpoch: number;
   /** A priced transfer (minor units, VAT excluded) is downloaded after a purchase; null: free. */

@@ -199,6 +199,7 @@ export class ReceiveService {
           senderVerification: 'not_needed',
           origin: ctx.origin,
           storageRegion: point.owner.team.forcedRegion,
+          sseC: this.transferService.sseCFor(point.owner.team.disableSSEC),
           priceAmount: null,
           priceCurrency: null,
         },

@@ -56,6 +56,7 @@ export interface Actor {
   /** The account's own limit settings (PUT /transfer/limits/{id}/by-user). */
   forcedFileValidityInDays?: number | null;
   forcedRegion?: string | null;
+  disableSSEC?: boolean;
   /** Storage (GB) of the team's plan code, when it raises the plan type's (LimitsService.forSender). */
   storageGB?: number;
   /** A signed-in user's notification settings (spec §3), the defaults of their transfers' switches. */
@@ -134,6 +135,18 @@ export class TransferService {
   /** Files may be sold (a price on S2 transfers) only when the server takes cards (STRIPE or PAYPAL). */
   allowSelling(enabled: boolean): void {
     this.selling = enabled;
+  }
+
+  private sseC = false;
+
+  /** New transfers are stored with SSE-C (STORAGE=s3 with STORAGE_ENCRYPTION_KEY_FILE), unless disableSSEC. */
+  storeWithSseC(enabled: boolean): void {
+    this.sseC = enabled;
+  }
+
+  /** Whether a new transfer of a team with these limit settings is stored with SSE-C. */
+  sseCFor(disableSSEC: boolean | undefined): boolean {
+    return this.sseC && !disableSSEC;
   }
 
   private security: SecurityLog | null = null;
@@ -287,6 +300,7 @@ export class TransferService {
       senderVerification,
       origin: actor.origin,
       storageRegion: actor.forcedRegion ?? null,
+      sseC: this.sseCFor(actor.disableSSEC),
       priceAmount: request.price?.amount ?? null,
       priceCurrency: request.price?.currency ?? null,
     };

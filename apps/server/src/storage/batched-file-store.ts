@@ -12,7 +12,7 @@ import { ERRORS, isPathInsideDirectory } from '@tus/utils';
  */
 export const WRITE_BATCH_BYTES = 256 * 1024;
 /** Chunks per write at most (a slow client's chunks can be a few bytes each); well under the kernel's IOV_MAX. */
-const WRITE_BATCH_CHUNKS = 256;
+export const WRITE_BATCH_CHUNKS = 256;
 
 /** Told each chunk of an upload's body, in order, before it is written. */
 export type ChunkObserver = (chunk: Buffer) => void;
@@ -89,7 +89,7 @@ export class BatchedFileStore extends FileStore {
 }
 
 /** Writes all `length` bytes of `buffers` at `position`, again from where a short write stopped. */
-async function writeAll(
+export async function writeAll(
   handle: FileHandle,
   buffers: Buffer[],
   length: number,

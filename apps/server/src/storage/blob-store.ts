@@ -22,9 +22,10 @@ export interface BlobStore {
   ping(): Promise<void>;
   /**
    * A short-lived URL where the store itself serves the blob as an attachment (S3 with S3_PRESIGNED_DOWNLOADS);
-   * absent when downloads must go through Ferry.
+   * absent, or null for one blob (an SSE-C object: the URL would have to carry its key), when downloads must go
+   * through Ferry.
    */
-  presignedUrl?: (key: string, options: PresignOptions) => Promise<string>;
+  presignedUrl?: (key: string, options: PresignOptions) => Promise<string | null>;
 }
 
 export interface PresignOptions {

@@ -5,11 +5,17 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { Upload } from '@tus/utils';
 import { BatchedFileStore } from './batched-file-store.js';
+import { decryptingStream, openBlob } from './blob-encryption.js';
 import { BlobMissingError, type BlobStore, type ByteRange, type Storage } from './blob-store.js';
+import { EncryptedFileStore } from './encrypted-file-store.js';
 
 /** Blobs as files under one root folder on local disk. */
 export class LocalBlobStore implements BlobStore {
-  constructor(private readonly root: string) {}
+  /** With a master key, files with the encrypted header are decrypted on reading; others are read as they are. */
+  constructor(
+    private readonly root: string,
+    private readonly master: Buffer | null = null,
+  ) {}
 
   /** The file a key names; throws for a key that would leave the store's folder. */
   resolve(key: string): string {
@@ -20,6 +26,14 @@ export class LocalBlobStore implements BlobStore {
 
   async read(key: string, range?: ByteRange): Promise<Readable> {
     const file = this.resolve(key);
+    if (this.master) {
+      const blob = await openBlob(file, this.master);
+      if (blob.key) {
+        const end = Math.min(range ? range.end : blob.size - 1, blob.size - 1);
+        return decryptingStream(blob.handle, blob.key, blob.diskSize, range?.start ?? 0, end);
+      }
+      await blob.handle.close();
+    }
     await fs.access(file);
     return createReadStream(
       file,
@@ -29,6 +43,11 @@ export class LocalBlobStore implements BlobStore {
 
   async size(key: string): Promise<number | null> {
     try {
+      if (this.master) {
+        const blob = await openBlob(this.resolve(key), this.master);
+        await blob.handle.close();
+        return blob.size;
+      }
       return (await fs.stat(this.resolve(key))).size;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
@@ -47,12 +66,18 @@ export class LocalBlobStore implements BlobStore {
 }
 
 /** Local disk: tus writes uploads into `${root}/uploads`, and a finished upload is read where it was written. */
-export async function createLocalStorage(root: string): Promise<Storage> {
+export async function createLocalStorage(
+  root: string,
+  /** STORAGE_ENCRYPTION_KEY_FILE's key: new uploads are then stored encrypted (blob-encryption.ts). */
+  masterKey: Buffer | null = null,
+): Promise<Storage> {
   const absolute = path.resolve(root);
   const uploads = path.join(absolute, 'uploads');
   await fs.mkdir(uploads, { recursive: true });
-  const blobs = new LocalBlobStore(absolute);
-  const tusStore = new BatchedFileStore({ directory: uploads });
+  const blobs = new LocalBlobStore(absolute, masterKey);
+  const tusStore = masterKey
+    ? new EncryptedFileStore({ directory: uploads }, masterKey)
+    : new BatchedFileStore({ directory: uploads });
   return {
     blobs,
     tusStore,
@@ -64,7 +89,9 @@ export async function createLocalStorage(root: string): Promise<Storage> {
     async copyUpload(sourceKey, targetUploadId) {
       const source = blobs.resolve(sourceKey);
       const target = blobs.resolve(`uploads/${targetUploadId}`);
-      const size = await shareFile(source, target, sourceKey);
+      await shareFile(source, target, sourceKey);
+      // The plaintext size: an encrypted file is longer on disk.
+      const size = (await blobs.size(`uploads/${targetUploadId}`)) ?? 0;
       await tusStore.configstore.set(
         targetUploadId,
         new Upload({

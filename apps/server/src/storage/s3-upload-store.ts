@@ -1,3 +1,4 @@
+import type { S3 } from '@aws-sdk/client-s3';
 import { S3Store } from '@tus/s3-store';
 import { ERRORS, TUS_RESUMABLE, Upload } from '@tus/utils';
 
@@ -26,6 +27,11 @@ export function isS3NotFound(error: unknown): boolean {
  *   its multipart upload and the (empty) blob would not exist.
  */
 export class FerryS3Store extends S3Store {
+  /** The store's own S3 client, for middleware every client of the bucket needs (SSE-C). */
+  get s3Client(): S3 {
+    return this.client;
+  }
+
   override async create(upload: Upload): Promise<Upload> {
     await this.clearCache(upload.id);
     const created = await super.create(upload);

@@ -20,6 +20,7 @@ import {
   type PresignOptions,
   type Storage,
 } from './blob-store.js';
+import { type SseCKeys, sendSseCKeys } from './s3-sse-c.js';
 import { FerryS3Store, isS3NotFound } from './s3-upload-store.js';
 
 /** One bucket and the settings to reach it. */
@@ -40,6 +41,8 @@ export interface S3StorageOptions {
    * with UploadPartCopy. Default 5 GiB.
    */
   singleCopyMaxBytes?: number;
+  /** SSE-C keys of the objects stored with SSE-C (docs/encryption.md); absent: none is. */
+  sseC?: SseCKeys;
 }
 
 const GiB = 1024 ** 3;
@@ -68,15 +71,19 @@ export function s3ClientConfig(options: S3StorageOptions): S3ClientConfig {
 /** Blobs as objects of one S3 bucket, streamed both ways. */
 export class S3BlobStore implements BlobStore {
   /** Present only when presigned downloads are turned on: a URL that serves the blob as an attachment. */
-  readonly presignedUrl?: (key: string, options: PresignOptions) => Promise<string>;
+  readonly presignedUrl?: (key: string, options: PresignOptions) => Promise<string | null>;
 
   constructor(
     private readonly client: S3Client,
     private readonly bucket: string,
     private readonly uploads: Pick<FerryS3Store, 'purge'>,
-    options: { presignedDownloads: boolean },
+    options: { presignedDownloads: boolean; sseC?: SseCKeys },
   ) {
-    if (options.presignedDownloads) this.presignedUrl = (key, o) => this.presign(key, o);
+    const { sseC } = options;
+    if (sseC) sendSseCKeys(client, bucket, sseC);
+    // An SSE-C object is never sent to the bucket by URL: the URL would have to carry its key.
+    if (options.presignedDownloads)
+      this.presignedUrl = async (key, o) => ((await sseC?.keyOf(key)) ? null : this.presign(key, o));
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable> {
@@ -196,6 +203,7 @@ export function createS3Storage(options: S3StorageOptions): Storage & { blobs: S
     partSize: options.partSizeBytes,
     s3ClientConfig: { ...config, bucket: options.bucket },
   });
+  if (options.sseC) sendSseCKeys(tusStore.s3Client, options.bucket, options.sseC);
   const blobs = new S3BlobStore(new S3Client(config), options.bucket, tusStore, options);
   return {
     blobs,

@@ -69,6 +69,8 @@ export interface TestS3 {
   secretAccessKey: string;
   /** Every request received, oldest first. */
   requests: S3Request[];
+  /** Object calls refused for a missing or wrong SSE-C key (with `sseC`), as `METHOD /bucket/key: reason`. */
+  refused: string[];
   close(): Promise<void>;
 }
 
@@ -78,7 +80,15 @@ export interface TestS3 {
  * answers them from the parts s3rver keeps on disk.
  */
 export async function startTestS3(
-  options: { bucket?: string; extraBuckets?: string[] } = {},
+  options: {
+    bucket?: string;
+    extraBuckets?: string[];
+    /**
+     * The SSE-C key each object must be called with (null: none). s3rver ignores SSE-C headers, so the harness
+     * refuses (400) any object call whose key MD5 header (and its copy source's) is not exactly the expected one.
+     */
+    sseC?: (key: string) => Buffer | null;
+  } = {},
 ): Promise<TestS3> {
   const bucket = options.bucket ?? 'ferry-test';
   const directory = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-s3rver-'));
@@ -93,6 +103,8 @@ export async function startTestS3(
   fixFilesystemStore(server.store);
   const requests: S3Request[] = [];
   server.middleware.unshift(multipartExtras);
+  const refused: string[] = [];
+  if (options.sseC) server.middleware.unshift(requireSseC(options.sseC, refused));
   server.middleware.unshift(async (ctx, next) => {
     const copySource = ctx.headers['x-amz-copy-source'];
     requests.push({
@@ -116,10 +128,58 @@ export async function startTestS3(
     accessKeyId: 'S3RVER',
     secretAccessKey: 'S3RVER',
     requests,
+    refused,
     async close() {
       await server.close();
       await fs.rm(directory, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Refuses the object calls S3 refuses on an SSE-C object without its key: PutObject, GetObject, HeadObject,
+ * CreateMultipartUpload, UploadPart, CopyObject and UploadPartCopy (and their copy source's key). ListParts,
+ * CompleteMultipartUpload, AbortMultipartUpload and DeleteObject need none. A key sent for an object that has none
+ * is refused too, as S3 does.
+ */
+function requireSseC(
+  expected: (key: string) => Buffer | null,
+  refused: string[],
+): (ctx: S3rverContext, next: () => Promise<void>) => Promise<void> {
+  const md5 = (key: Buffer | null) => (key ? createHash('md5').update(key).digest('base64') : undefined);
+  const check = (what: string, header: unknown, key: Buffer | null) =>
+    header === md5(key) ? null : `${what} key MD5 ${header === undefined ? 'missing' : 'wrong'}`;
+  return async (ctx, next) => {
+    const [bucket, ...keyParts] = ctx.path.slice(1).split('/').map(decodeURIComponent);
+    const key = keyParts.join('/');
+    const q = ctx.query;
+    const keyed =
+      bucket !== undefined &&
+      key !== '' &&
+      (ctx.method === 'PUT' ||
+        ctx.method === 'HEAD' ||
+        (ctx.method === 'GET' && (q.uploadId === undefined || q.partNumber !== undefined)) ||
+        (ctx.method === 'POST' && q.uploads !== undefined));
+    if (!keyed) return next();
+    let problem = check(
+      'object',
+      ctx.headers['x-amz-server-side-encryption-customer-key-md5'],
+      expected(key),
+    );
+    const source = ctx.headers['x-amz-copy-source'];
+    if (!problem && typeof source === 'string') {
+      const sourceKey = decodeURIComponent(source).replace(/^\/?[^/]+\//, '');
+      problem = check(
+        'copy source',
+        ctx.headers['x-amz-copy-source-server-side-encryption-customer-key-md5'],
+        expected(sourceKey),
+      );
+    }
+    if (!problem) return next();
+    refused.push(`${ctx.method} ${decodeURIComponent(ctx.path)}: ${problem}`);
+    ctx.status = 400;
+    ctx.type = 'application/xml';
+    ctx.body = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>InvalidRequest</Code><Message>${problem}</Message></Error>`;
   };
 }
 

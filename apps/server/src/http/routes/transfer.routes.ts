@@ -44,6 +44,7 @@ export const transferRoutes =
       tokenId: r.auth?.tokenId ?? null,
       forcedFileValidityInDays: r.auth?.user.limitSettings.forcedFileValidityInDays ?? null,
       forcedRegion: r.auth?.user.limitSettings.forcedRegion ?? null,
+      disableSSEC: r.auth?.user.limitSettings.disableSSEC ?? false,
       notificationDefaults: r.auth ? notificationDefaults(r.auth.user) : undefined,
       ip: r.ip,
       origin: publicOrigin(),

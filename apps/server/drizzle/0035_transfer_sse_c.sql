@@ -1,0 +1,1 @@
+ALTER TABLE "transfers" ADD COLUMN "sse_c" boolean DEFAULT false NOT NULL;
