@@ -19,7 +19,7 @@ export interface AdditionRecord {
 }
 
 /** A file of an addition: a transfer file that no downloader sees yet. */
-export type AddedFileRecord = TransferFileRecord & { additionId: string };
+export type AddedFileRecord = Omit<TransferFileRecord, 'scanStatus'> & { additionId: string };
 
 /**
  * Additions and their files until they join the transfer. Every change that must not interleave with another on

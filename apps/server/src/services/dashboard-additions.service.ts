@@ -24,7 +24,12 @@ import {
 } from './dashboard-access.js';
 import type { LimitsService } from './limits.service.js';
 import type { NotificationService } from './notification.service.js';
-import { StorageQuotaExceeded, type TransferRecord, type TransferRepository } from './ports.js';
+import {
+  StorageQuotaExceeded,
+  type TransferFileRecord,
+  type TransferRecord,
+  type TransferRepository,
+} from './ports.js';
 import {
   type AddedFileUploads,
   assertAllUploaded,
@@ -221,9 +226,22 @@ export class FileAdditionService {
       for (const m of outcome.mismatched) if (m.uploadId) await this.uploads.discardUpload(m.uploadId);
       throw checksumMismatchError(outcome.mismatched);
     }
-    if (outcome.done && notifyRecipients && transfer.type === 'S1')
-      await this.notifications.filesAdded(transferId, additionId, outcome.files);
+    if (outcome.done) {
+      const ids = new Set(outcome.files.map((f) => f.id));
+      const joined = (await this.transfers.files(transferId)).filter((f) => ids.has(f.id));
+      // Background work on the new files (virus scans) starts here.
+      await this.arrived?.((await this.transfers.find(transferId))!, joined);
+      if (notifyRecipients && transfer.type === 'S1')
+        await this.notifications.filesAdded(transferId, additionId, joined);
+    }
     return this.reader.detailOf((await this.transfers.find(transferId))!, ctx.origin);
+  }
+
+  private arrived: ((transfer: TransferRecord, files: TransferFileRecord[]) => Promise<void>) | null = null;
+
+  /** Told when added files join a transfer (TransferService.filesArrived): scans start there. */
+  onFilesArrived(listener: (transfer: TransferRecord, files: TransferFileRecord[]) => Promise<void>): void {
+    this.arrived = listener;
   }
 
   /** DELETE …/additions/{additionId}: the files being added are dropped, their uploaded bytes deleted. */

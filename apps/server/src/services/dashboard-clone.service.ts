@@ -29,6 +29,7 @@ import {
   type PasswordHasher,
   StorageQuotaExceeded,
   type TransferFileRecord,
+  type TransferRecord,
   type TransferRepository,
 } from './ports.js';
 import { checkMemberSettings } from './transfer.service.js';
@@ -228,6 +229,8 @@ export class TransferCloneService {
           uploadId: `${id}-${f.id}`,
           blobKey: null,
           uploadedAt: null,
+          // The same bytes: the source's scan verdict holds (a pending one is scanned for the clone too).
+          scanStatus: f.scanStatus,
         })),
         events,
         recipients: recipients.map((email) => ({
@@ -302,8 +305,18 @@ export class TransferCloneService {
         data: { expiresAt: fresh.expiresAt.toISOString(), ...(missing.length > 0 ? { missing } : {}) },
       },
     ]);
-    if (enabled) await this.notifications.transferReady(cloneId);
+    if (enabled) {
+      await this.arrived?.((await this.transfers.find(cloneId))!, await this.transfers.files(cloneId));
+      await this.notifications.transferReady(cloneId);
+    }
     return 'enabled';
+  }
+
+  private arrived: ((transfer: TransferRecord, files: TransferFileRecord[]) => Promise<void>) | null = null;
+
+  /** Told when a clone's files are all copied (TransferService.filesArrived): scans of pending ones start there. */
+  onFilesArrived(listener: (transfer: TransferRecord, files: TransferFileRecord[]) => Promise<void>): void {
+    this.arrived = listener;
   }
 
   /** Part of the hourly sweep: queues again the clones whose job was lost. Returns how many. */

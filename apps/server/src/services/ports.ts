@@ -1,5 +1,6 @@
 import type {
   RecipientDeliveryState,
+  ScanStatus,
   SenderVerificationState,
   TransferEventType,
   TransferStatus,
@@ -100,7 +101,14 @@ export interface TransferFileRecord {
   blobKey: string | null;
   uploadedAt: Date | null;
   createdAt: Date;
+  /** The virus scan's status (scan/); not-scanned without clamd. */
+  scanStatus: ScanStatus;
 }
+
+/** A file row as it is first stored: its scan status is not-scanned unless given (a clone keeps its source's). */
+export type NewTransferFileRecord = Omit<TransferFileRecord, 'createdAt' | 'scanStatus'> & {
+  scanStatus?: ScanStatus;
+};
 
 export interface NewTransferEvent {
   type: TransferEventType;
@@ -144,7 +152,7 @@ export const VISIT_WINDOW_SECONDS = 3600;
 export interface TransferRepository {
   create(
     transfer: NewTransferRecord,
-    files: Array<Omit<TransferFileRecord, 'createdAt'>>,
+    files: NewTransferFileRecord[],
     events: NewTransferEvent[],
     recipients?: Array<{ email: string; secretHash: string }>,
     /** Checked and inserted under a per-team lock (a team is its manager's uid): racing creations never pass the limit together. */
