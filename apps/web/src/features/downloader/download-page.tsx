@@ -1,4 +1,4 @@
-import { type DownloadInfo, type TransferFile, TransferId } from '@ferry/core';
+import { type DownloadFile, type DownloadInfo, TransferId } from '@ferry/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -80,7 +80,7 @@ function TransferDetails({
     setChangingEmail(false);
   };
 
-  const download = async (file: TransferFile | null) => {
+  const download = async (file: DownloadFile | null) => {
     if (askEmail) return;
     setBusy(file ? file.id : 'all');
     try {
@@ -169,7 +169,11 @@ function TransferDetails({
           {t('downloader:too_many_dowloads')}
         </p>
       )}
-      {NOT_READY.has(info.status) && <p className="notice notice-warn">{t('downloader:not_ready')}</p>}
+      {NOT_READY.has(info.status) && (
+        <p className="notice notice-warn" data-testid="not-ready">
+          {t(info.status === 'SCANNING' ? 'downloader:scanning' : 'downloader:not_ready')}
+        </p>
+      )}
       {forSale && info.price && !NOT_READY.has(info.status) && (
         <Suspense fallback={<p className="muted">{t('downloader:loading')}</p>}>
           <PurchasePanel transferId={info.transferId} price={info.price} onPurchased={onPurchased} />
