@@ -1,4 +1,8 @@
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../../../packages/sdk/src/cli/main.js';
 import { EICAR, startTestClamd, type TestClamd } from '../test/clamd.js';
 import { api, fetchBytes, readZip, sha256, signedInAccount } from '../test/flows.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
@@ -109,6 +113,20 @@ describe('virus scanning, SCAN_POLICY=block (the default with clamd)', () => {
     expect(zip.status).toBe(200);
     const entries = await readZip((await fetchBytes(zip.body.url)).data);
     expect([...entries.keys()]).toEqual(['clean.txt']);
+
+    // `ferry get` fetches the clean file, names the infected one on stderr, and exits 1.
+    const out = await mkdtemp(path.join(tmpdir(), 'ferry-scan-get-'));
+    let stderr = '';
+    const code = await main(['node', 'ferry', 'get', `${ferry.baseUrl}/dl/${transferId}`, '--out', out], {
+      stdout: { write: () => true },
+      stderr: { isTTY: false, write: (text: string) => (stderr += text) },
+      env: { FERRY_STATE_DIR: path.join(out, '.state') },
+      signal: new AbortController().signal,
+    });
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain('skipped eicar.com: the virus scan found it infected');
+    expect((await readdir(out)).filter((n) => !n.startsWith('.'))).toEqual(['clean.txt']);
+    expect((await readFile(path.join(out, 'clean.txt'))).equals(clean)).toBe(true);
 
     const events = await query<{ type: string }>(
       ferry,

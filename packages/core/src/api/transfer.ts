@@ -212,8 +212,8 @@ export const TransferEventList = z.object({ transferId: TransferId, events: z.ar
 export type TransferEventList = z.infer<typeof TransferEventList>;
 
 /** What a recipient sees before downloading; files are listed only once the password (if any) is given. */
-/** A file as the download page sees it: with its virus scan's status. */
-export const DownloadFile = TransferFile.extend({ scanStatus: z.enum(SCAN_STATUSES) });
+/** A file as the download page sees it: with its virus scan's status (a server without scanning: not-scanned). */
+export const DownloadFile = TransferFile.extend({ scanStatus: z.enum(SCAN_STATUSES).default('not-scanned') });
 export type DownloadFile = z.infer<typeof DownloadFile>;
 
 export const DownloadInfo = z.object({
