@@ -197,6 +197,66 @@ describe('virus scanning, SCAN_POLICY=block (the default with clamd)', () => {
   }, 150_000);
 });
 
+describe('virus scanning of added files and clones', () => {
+  it('scans files added to a sent transfer; a clone keeps the verdicts of its source', async () => {
+    const ferry = await ferryWith({});
+    const sender = await signedInAccount(ferry.baseUrl, 'scan-add@example.test', (to) =>
+      sink.waitFor((m) => m.to.includes(to)),
+    );
+    const { transferId } = await send(ferry, sender.bearer, [
+      { name: 'first.txt', data: Buffer.from('first') },
+    ]);
+    await until(
+      () => info(ferry, transferId),
+      (r) => r.body.status === 'ENABLED',
+    );
+    const eicar = Buffer.from(EICAR);
+    const added = await api(ferry.baseUrl, `/api/transfer/transfers/${transferId}/files`, {
+      method: 'POST',
+      headers: sender.bearer,
+      json: { files: [{ name: 'added.com', size: eicar.length }] },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const fileId = added.body.files[0].id as string;
+    await new TusTestClient(ferry.baseUrl, added.body.uploadToken).upload(transferId, fileId, eicar);
+    const completed = await api(
+      ferry.baseUrl,
+      `/api/transfer/transfers/${transferId}/additions/${added.body.additionId}/complete`,
+      { method: 'POST', headers: sender.bearer, json: { files: [{ id: fileId, sha256: sha256(eicar) }] } },
+    );
+    expect(completed.status, JSON.stringify(completed.body)).toBe(200);
+    // Never served before its verdict (FILE_SCANNING), and blocked after it.
+    expect((await link(ferry, transferId, fileId)).status).toBeGreaterThanOrEqual(403);
+    const scanned = await until(
+      () => info(ferry, transferId),
+      (r) => statuses(r.body)['added.com'] === 'infected',
+    );
+    expect(statuses(scanned.body)).toEqual({ 'first.txt': 'clean', 'added.com': 'infected' });
+    expect((await link(ferry, transferId, fileId)).body.codes).toEqual(['FILE_INFECTED']);
+
+    const clone = await api(ferry.baseUrl, `/api/transfer/transfers/${transferId}/clone`, {
+      method: 'POST',
+      headers: sender.bearer,
+      json: {},
+    });
+    expect(clone.status, JSON.stringify(clone.body)).toBe(201);
+    const cloneId = clone.body.transferId as string;
+    const cloned = await until(
+      () => info(ferry, cloneId),
+      (r) => r.status === 200 && r.body.status === 'ENABLED',
+    );
+    expect(statuses(cloned.body)).toEqual({ 'first.txt': 'clean', 'added.com': 'infected' });
+    expect((await link(ferry, cloneId, fileId)).body.codes).toEqual(['FILE_INFECTED']);
+    // The same bytes were not scanned again.
+    const started = await query(
+      ferry,
+      "SELECT 1 FROM transfer_events WHERE transfer_id = $1 AND type = 'SCAN_STARTED'",
+      [cloneId],
+    );
+    expect(started).toHaveLength(0);
+  }, 120_000);
+});
+
 describe('virus scanning, SCAN_POLICY=background', () => {
   it('delivers at once and pulls an infected file when it is found', async () => {
     const ferry = await ferryWith({ SCAN_POLICY: 'background' });
