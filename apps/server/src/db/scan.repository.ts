@@ -1,6 +1,6 @@
 import type { ScanStatus } from '@ferry/core';
 import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
-import type { NewTransferEvent } from '../services/ports.js';
+import type { NewTransferEvent, ScanRepository } from '../services/ports.js';
 import type { Database } from './client.js';
 import { transferEvents, transferFiles, transfers } from './schema.js';
 
@@ -11,7 +11,7 @@ export interface ScanRecorded {
 }
 
 /** Per-file virus scan statuses (transfer_files.scan_status) and the scan events. */
-export class PgScanRepository {
+export class PgScanRepository implements ScanRepository {
   constructor(private readonly db: Database) {}
 
   /** Marks files as queued for a scan, with the SCAN_STARTED event, in one transaction. */
@@ -24,15 +24,6 @@ export class PgScanRepository {
         .where(and(eq(transferFiles.transferId, transferId), inArray(transferFiles.id, fileIds)));
       await tx.insert(transferEvents).values({ transferId, ...event, data: event.data ?? {} });
     });
-  }
-
-  /** Files nothing can be known about (too large for clamd): not-scanned, never clean. */
-  async notScanned(transferId: string, fileIds: string[]): Promise<void> {
-    if (fileIds.length === 0) return;
-    await this.db
-      .update(transferFiles)
-      .set({ scanStatus: 'not-scanned', scannedAt: new Date() })
-      .where(and(eq(transferFiles.transferId, transferId), inArray(transferFiles.id, fileIds)));
   }
 
   /**

@@ -237,3 +237,19 @@ export interface PasswordHasher {
   hash(password: string): Promise<string>;
   verify(hash: string, password: string): Promise<boolean>;
 }
+
+/** Per-file scan statuses and events (db/scan.repository.ts). */
+export interface ScanRepository {
+  /** Marks files pending, with the SCAN_STARTED event. */
+  start(transferId: string, fileIds: string[], event: NewTransferEvent): Promise<void>;
+  /** A verdict, only while the file is pending; says how many of the transfer's files are still pending. */
+  record(
+    transferId: string,
+    fileId: string,
+    status: Exclude<ScanStatus, 'pending'>,
+    signature: string | null,
+    event: NewTransferEvent | null,
+  ): Promise<{ changed: boolean; pendingLeft: number }>;
+  pending(): Promise<Array<{ transferId: string; fileId: string }>>;
+  scanningWithoutPending(): Promise<string[]>;
+}

@@ -1,8 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ScanStatus } from '@ferry/core';
 import type { Logger } from 'pino';
-import type { PgScanRepository } from '../db/scan.repository.js';
-import type { TransferFileRecord, TransferRecord, TransferRepository } from './ports.js';
+import type { ScanRepository, TransferFileRecord, TransferRecord, TransferRepository } from './ports.js';
 import type { FilesArrivedListener, HeldStatus, TransferHold } from './transfer-holds.js';
 
 export const SCAN_FILE_QUEUE = 'scan.file';
@@ -47,7 +46,7 @@ export type InfectedListener = (
  */
 export class ScanService implements TransferHold, FilesArrivedListener {
   constructor(
-    private readonly scans: PgScanRepository,
+    private readonly scans: ScanRepository,
     private readonly transfers: TransferRepository,
     private readonly read: (key: string) => Promise<Readable>,
     private readonly scanner: Scanner,
