@@ -206,7 +206,7 @@ function TransferDetails({
             type="button"
             className="button button-start"
             data-testid="download-highlighted"
-            disabled={blocked || busy !== null}
+            disabled={blocked || busy !== null || highlighted.scanStatus === 'infected'}
             onClick={() => void download(highlighted)}
           >
             <DownloadIcon /> {t('downloader:download_this_file')}
