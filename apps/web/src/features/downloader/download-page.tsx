@@ -29,6 +29,9 @@ const PurchasePanel = lazy(() => import('./purchase-panel'));
 const BROWSER_CODE = crypto.randomUUID();
 let downloadOrder = 0;
 
+/** How often the page asks again while the files are being scanned. */
+const SCAN_POLL_MS = 5000;
+
 const NOT_READY = new Set<DownloadInfo['status']>([
   'UPLOADING',
   'CLONING',
@@ -260,6 +263,13 @@ export function DownloadPage() {
     enabled: valid,
     retry: (failures, error) => !(error instanceof ApiError) && failures < 2,
     placeholderData: (previous) => previous,
+    // While the virus scan runs, ask again now and then: the files become downloadable without a reload.
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      const scanning =
+        data?.status === 'SCANNING' || data?.files.some((f) => f.scanStatus === 'pending') === true;
+      return scanning ? SCAN_POLL_MS : false;
+    },
   });
 
   const route = info.error ? downloadErrorRoute(info.error) : null;
