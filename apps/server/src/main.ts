@@ -460,6 +460,8 @@ export async function createFerry(
         )
       : null;
     if (scans && config.scan) {
+      dashboard.additions.scanAddedFiles(config.scan.streamMaxBytes);
+      dashboard.clones.scanClonedFiles(config.scan.streamMaxBytes);
       transfers.addHold(scans);
       transfers.onFilesArrived(scans);
       await jobs.work<ScanJob>(SCAN_FILE_QUEUE, async (job) => ({ status: await scans.scanFile(job.data) }), {

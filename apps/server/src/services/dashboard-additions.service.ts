@@ -210,7 +210,7 @@ export class FileAdditionService {
         for (const m of mismatched) await tx.resetFile(transferId, m.id);
         return { done: false as const, files, mismatched };
       }
-      await tx.complete(transferId, additionId, [
+      await tx.complete(transferId, additionId, this.scanUpTo, [
         {
           type: 'FILES_ADDED',
           actor: actor(caller),
@@ -238,6 +238,13 @@ export class FileAdditionService {
   }
 
   private arrived: ((transfer: TransferRecord, files: TransferFileRecord[]) => Promise<void>) | null = null;
+
+  private scanUpTo: number | null = null;
+
+  /** With virus scanning: added files up to this size join pending their scan, so none is served unscanned. */
+  scanAddedFiles(maxBytes: number): void {
+    this.scanUpTo = maxBytes;
+  }
 
   /** Told when added files join a transfer (TransferService.filesArrived): scans start there. */
   onFilesArrived(listener: (transfer: TransferRecord, files: TransferFileRecord[]) => Promise<void>): void {

@@ -229,8 +229,12 @@ export class TransferCloneService {
           uploadId: `${id}-${f.id}`,
           blobKey: null,
           uploadedAt: null,
-          // The same bytes: the source's scan verdict holds (a pending one is scanned for the clone too).
-          scanStatus: f.scanStatus,
+          // The same bytes: the source's scan verdict holds (a pending one is scanned for the clone too, and so is
+          // one never scanned, when it can be).
+          scanStatus:
+            f.scanStatus === 'not-scanned' && this.scanUpTo !== null && f.size <= this.scanUpTo
+              ? 'pending'
+              : f.scanStatus,
         })),
         events,
         recipients: recipients.map((email) => ({
@@ -313,6 +317,13 @@ export class TransferCloneService {
   }
 
   private arrived: ((transfer: TransferRecord, files: TransferFileRecord[]) => Promise<void>) | null = null;
+
+  private scanUpTo: number | null = null;
+
+  /** With virus scanning: a clone's files never scanned (up to this size) are pending their scan from the start. */
+  scanClonedFiles(maxBytes: number): void {
+    this.scanUpTo = maxBytes;
+  }
 
   /** Told when a clone's files are all copied (TransferService.filesArrived): scans of pending ones start there. */
   onFilesArrived(listener: (transfer: TransferRecord, files: TransferFileRecord[]) => Promise<void>): void {

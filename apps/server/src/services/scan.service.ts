@@ -83,12 +83,11 @@ export class ScanService implements TransferHold, FilesArrivedListener {
    */
   async filesArrived(transfer: TransferRecord, files: TransferFileRecord[]): Promise<void> {
     const queued = files.filter((f) => this.toScan(f));
-    const fresh = queued.filter((f) => f.scanStatus !== 'pending').map((f) => f.id);
-    await this.scans.start(transfer.id, fresh, {
-      type: 'SCAN_STARTED',
-      actor: 'system',
-      data: { files: fresh.length },
-    });
+    await this.scans.start(
+      transfer.id,
+      queued.map((f) => f.id),
+      { type: 'SCAN_STARTED', actor: 'system', data: { files: queued.length } },
+    );
     for (const f of queued) await this.enqueue(transfer.id, f.id);
     // A transfer held with nothing (left) to scan goes on.
     if (queued.length === 0 && transfer.status === 'SCANNING') await this.release(transfer.id);
