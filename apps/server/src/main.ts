@@ -86,7 +86,12 @@ import { ReceiveOwners } from './services/receive-owner.js';
 import { ReceivePoints } from './services/receive-points.js';
 import { ReceiveRequestService } from './services/receive-request.service.js';
 import { SalesService } from './services/sales.service.js';
-import { SCAN_FILE_QUEUE, type ScanJob, ScanService } from './services/scan.service.js';
+import {
+  releaseAfterScanningOff,
+  SCAN_FILE_QUEUE,
+  type ScanJob,
+  ScanService,
+} from './services/scan.service.js';
 import { PgSecurityLog } from './services/security-log.js';
 import { SecurityLogAdminService } from './services/security-log-admin.service.js';
 import { SubscriptionService } from './services/subscription.service.js';
@@ -445,9 +450,10 @@ export async function createFerry(
     // Files that arrive by a clone or an addition are news for the listeners too (scans).
     dashboard.clones.onFilesArrived((transfer, files) => transfers.filesArrived(transfer, files));
     dashboard.additions.onFilesArrived((transfer, files) => transfers.filesArrived(transfer, files));
+    const scanRepo = new PgScanRepository(database.db);
     const scans = config.scan
       ? new ScanService(
-          new PgScanRepository(database.db),
+          scanRepo,
           repo,
           (key) => storage.blobs.read(key),
           new ClamdClient(config.scan.clamd, config.scan.timeoutSeconds * 1000),
@@ -514,7 +520,9 @@ export async function createFerry(
       if (additions > 0) logger.info({ additions }, 'removed abandoned file additions');
       const clones = await dashboard.clones.requeueStuck();
       // Scans out of retries after a long clamd outage are queued again: a file is never left unscanned.
-      const rescans = (await scans?.requeue()) ?? 0;
+      const rescans = scans
+        ? await scans.requeue()
+        : await releaseAfterScanningOff(scanRepo, (id) => transfers.releaseHeld(id));
       return { removed, additions, clones, rescans };
     });
     await jobs.work<CloneJob>(

@@ -70,6 +70,23 @@ export class PgScanRepository implements ScanRepository {
       .limit(limit);
   }
 
+  /**
+   * Scanning was turned off: files still pending will get no verdict and become not-scanned (nothing is known of
+   * them); returns the SCANNING transfers, to be moved on.
+   */
+  async abandonPending(limit = 1000): Promise<string[]> {
+    await this.db
+      .update(transferFiles)
+      .set({ scanStatus: 'not-scanned' })
+      .where(eq(transferFiles.scanStatus, 'pending'));
+    const rows = await this.db
+      .select({ id: transfers.id })
+      .from(transfers)
+      .where(eq(transfers.status, 'SCANNING'))
+      .limit(limit);
+    return rows.map((r) => r.id);
+  }
+
   /** SCANNING transfers with no file pending (their listener never ran, or a release was lost). */
   async scanningWithoutPending(limit = 100): Promise<string[]> {
     const rows = await this.db

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../../packages/sdk/src/cli/main.js';
+import { SWEEP_UNFINISHED } from '../main.js';
 import { EICAR, startTestClamd, type TestClamd } from '../test/clamd.js';
 import { api, fetchBytes, readZip, sha256, signedInAccount } from '../test/flows.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
@@ -256,6 +257,40 @@ describe('virus scanning of added files and clones', () => {
       [cloneId],
     );
     expect(started).toHaveLength(0);
+  }, 120_000);
+});
+
+describe('virus scanning turned off', () => {
+  it('lets the hourly sweep move on transfers left SCANNING: their files are not-scanned, never clean', async () => {
+    await clamd.stop();
+    let ferry: TestFerry;
+    let transferId: string;
+    try {
+      ferry = await ferryWith({});
+      const sender = await signedInAccount(ferry.baseUrl, 'scan-off@example.test', (to) =>
+        sink.waitFor((m) => m.to.includes(to)),
+      );
+      ({ transferId } = await send(ferry, sender.bearer, [{ name: 'a.txt', data: Buffer.from('aaa') }]));
+      expect((await info(ferry, transferId)).body.status).toBe('SCANNING');
+      await ferry.close();
+      ferries.splice(ferries.indexOf(ferry), 1);
+    } finally {
+      await clamd.start();
+    }
+    // The same database and data, now without clamd.
+    const off = await startTestFerry({
+      dataDir: ferry.dataDir,
+      databaseUrl: ferry.databaseUrl,
+      env: { SMTP_URL: sink.url },
+    });
+    ferries.push(off);
+    const job = await off.jobs.send(SWEEP_UNFINISHED, {});
+    expect(job).not.toBeNull();
+    const done = await until(
+      () => info(off, transferId),
+      (r) => r.body.status === 'ENABLED',
+    );
+    expect(statuses(done.body)).toEqual({ 'a.txt': 'not-scanned' });
   }, 120_000);
 });
 

@@ -252,4 +252,6 @@ export interface ScanRepository {
   ): Promise<{ changed: boolean; pendingLeft: number }>;
   pending(): Promise<Array<{ transferId: string; fileId: string }>>;
   scanningWithoutPending(): Promise<string[]>;
+  /** Scanning turned off: pending files become not-scanned; returns the transfers still SCANNING. */
+  abandonPending(): Promise<string[]>;
 }

@@ -52,6 +52,9 @@ function setup(files: TransferFileRecord[], scanner: Scanner, settings: ScanSett
     async scanningWithoutPending() {
       return [];
     },
+    async abandonPending() {
+      return [];
+    },
   };
   const transfers = {
     file: async (_t: string, id: string) => files.find((f) => f.id === id) ?? null,

@@ -31,6 +31,19 @@ export interface ScanSettings {
   streamMaxBytes: number;
 }
 
+/**
+ * The hourly sweep of an instance without clamd: if scanning was turned off, files left pending become
+ * not-scanned and transfers held SCANNING move on (other holds are asked again). Returns how many moved.
+ */
+export async function releaseAfterScanningOff(
+  scans: ScanRepository,
+  release: (transferId: string) => Promise<unknown>,
+): Promise<number> {
+  const held = await scans.abandonPending();
+  for (const id of held) await release(id);
+  return held.length;
+}
+
 /** Who is told of an infected file (the sender, by mail). */
 export type InfectedListener = (
   transferId: string,
