@@ -32,6 +32,24 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...s3, SINGLE_INSTANCE: 'true' })).not.toThrow();
   });
 
+  it('scans with clamd only when it is configured, blocking by default', () => {
+    expect(loadConfig({}).scan).toBeNull();
+    expect(loadConfig({ CLAMD_SOCKET: '/run/clamav/clamd.ctl' }).scan).toMatchObject({
+      clamd: { socket: '/run/clamav/clamd.ctl' },
+      policy: 'block',
+      streamMaxBytes: 25 * 1024 * 1024,
+    });
+    expect(loadConfig({ CLAMD_HOST: 'av', SCAN_POLICY: 'background' }).scan).toMatchObject({
+      clamd: { host: 'av', port: 3310 },
+      policy: 'background',
+    });
+    expect(() => loadConfig({ SCAN_POLICY: 'block' })).toThrow(/SCAN_POLICY: needs clamd/);
+    expect(() => loadConfig({ CLAMD_SOCKET: '/s', CLAMD_HOST: 'av' })).toThrow(/CLAMD_HOST/);
+    expect(() => loadConfig({ CLAMD_SOCKET: '/s', CLAMD_STREAM_MAX_BYTES: '5000000000' })).toThrow(
+      /CLAMD_STREAM_MAX_BYTES/,
+    );
+  });
+
   it('lists every problem in one error', () => {
     let message = '';
     try {

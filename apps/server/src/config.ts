@@ -184,6 +184,22 @@ const ConfigSchema = z
     MAINTENANCE_CRON: z.string().min(9).default('* * * * *'),
     /** How often the job queue fails jobs whose attempt ran out of time (a dead instance's), so they are retried. */
     JOB_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+    // Virus scanning with clamd (docs/scanning.md): a local socket, or a host and port.
+    CLAMD_SOCKET: z.string().min(1).optional(),
+    CLAMD_HOST: z.string().min(1).optional(),
+    CLAMD_PORT: z.coerce.number().int().min(1).max(65535).default(3310),
+    SCAN_POLICY: z.enum(['block', 'background']).optional(),
+    /** clamd's StreamMaxLength as Ferry assumes it (Debian's default 25M); larger files are not scanned. */
+    CLAMD_STREAM_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(4_294_967_295)
+      .default(25 * 1024 * 1024),
+    CLAMD_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(86_400).default(600),
+    SCAN_RETRY_LIMIT: z.coerce.number().int().min(0).max(1000).default(12),
+    SCAN_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+    SCAN_WORKERS: z.coerce.number().int().min(1).max(32).default(2),
     COUNTRY_HEADER: z
       .string()
       .regex(/^[A-Za-z0-9-]+$/)
@@ -226,6 +242,18 @@ const ConfigSchema = z
         if (typeof key === 'string')
           ctx.addIssue({ code: 'custom', path: ['STORAGE_ENCRYPTION_KEY_FILE'], message: key });
       }
+      if (env.CLAMD_SOCKET && env.CLAMD_HOST)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['CLAMD_HOST'],
+          message: 'set CLAMD_SOCKET or CLAMD_HOST, not both',
+        });
+      if (env.SCAN_POLICY && !env.CLAMD_SOCKET && !env.CLAMD_HOST)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SCAN_POLICY'],
+          message: 'needs clamd: set CLAMD_SOCKET, or CLAMD_HOST and CLAMD_PORT',
+        });
       if (env.STORAGE !== 's3') {
         if (env.S3_REGIONS !== undefined)
           ctx.addIssue({ code: 'custom', path: ['S3_REGIONS'], message: 'needs STORAGE=s3' });
@@ -359,6 +387,21 @@ const ConfigSchema = z
         maintenanceCron: env.MAINTENANCE_CRON,
       },
       jobMaintenanceSeconds: env.JOB_MAINTENANCE_SECONDS,
+      /** Virus scanning (scan/): null without clamd, and then every file is not-scanned. */
+      scan:
+        env.CLAMD_SOCKET || env.CLAMD_HOST
+          ? {
+              clamd: env.CLAMD_SOCKET
+                ? { socket: env.CLAMD_SOCKET }
+                : { host: env.CLAMD_HOST!, port: env.CLAMD_PORT },
+              policy: env.SCAN_POLICY ?? 'block',
+              streamMaxBytes: env.CLAMD_STREAM_MAX_BYTES,
+              timeoutSeconds: env.CLAMD_TIMEOUT_SECONDS,
+              retryLimit: env.SCAN_RETRY_LIMIT,
+              retryDelaySeconds: env.SCAN_RETRY_DELAY_SECONDS,
+              workers: env.SCAN_WORKERS,
+            }
+          : null,
       storage: env.STORAGE,
       /** The master key of encryption at rest (docs/encryption.md), or null: files stored as they are. */
       storageEncryptionKey: env.STORAGE_ENCRYPTION_KEY_FILE

@@ -26,6 +26,7 @@ import { PgProviderEvents } from './db/provider-events.repository.js';
 import { PgPurchaseRepository } from './db/purchase.repository.js';
 import { PgReceiveRepository } from './db/receive.repository.js';
 import { PgSalesRepository } from './db/sales.repository.js';
+import { PgScanRepository } from './db/scan.repository.js';
 import { PgSecurityLogRepository } from './db/security-log.repository.js';
 import { PgSubscriptionRepository, type SubscriptionRecord } from './db/subscription.repository.js';
 import { PgTeamRepository } from './db/team.repository.js';
@@ -49,6 +50,7 @@ import type { ProviderEventHandler } from './payments/provider-events.js';
 import { MemoryRateLimiter } from './ratelimit/memory.js';
 import { RedisLocker } from './redis/redis-locker.js';
 import { RedisRateLimiter } from './redis/redis-rate-limiter.js';
+import { ClamdClient } from './scan/clamd-client.js';
 import { Argon2PasswordHasher } from './security/argon2.js';
 import { SecondFactor } from './security/second-factor.js';
 import { Signer, sha256Hex } from './security/secrets.js';
@@ -88,6 +90,12 @@ import { ReceiveOwners } from './services/receive-owner.js';
 import { ReceivePoints } from './services/receive-points.js';
 import { ReceiveRequestService } from './services/receive-request.service.js';
 import { SalesService } from './services/sales.service.js';
+import {
+  releaseAfterScanningOff,
+  SCAN_FILE_QUEUE,
+  type ScanJob,
+  ScanService,
+} from './services/scan.service.js';
 import { PgSecurityLog } from './services/security-log.js';
 import { SecurityLogAdminService } from './services/security-log-admin.service.js';
 import { SubscriptionService } from './services/subscription.service.js';
@@ -291,6 +299,15 @@ export async function createFerry(
           expireInSeconds: 300,
         },
         { name: MAINTENANCE_TICK, policy: 'singleton', retryLimit: 0, expireInSeconds: 900 },
+        // One queued scan per file; a clamd outage fails the attempt, retried with backoff (docs/scanning.md).
+        {
+          name: SCAN_FILE_QUEUE,
+          policy: 'short',
+          retryLimit: config.scan?.retryLimit ?? 12,
+          retryDelay: config.scan?.retryDelaySeconds ?? 30,
+          retryBackoff: true,
+          expireInSeconds: (config.scan?.timeoutSeconds ?? 600) + 60,
+        },
         { name: WEBHOOKS_TICK, policy: 'singleton', retryLimit: 0, expireInSeconds: 600 },
         // One running copy per clone ('stately'); a large server-side copy may take a while.
         {
@@ -464,6 +481,34 @@ export async function createFerry(
       return { read, actions, clones, additions };
     })();
 
+    // Files that arrive by a clone or an addition are news for the listeners too (scans).
+    dashboard.clones.onFilesArrived((transfer, files) => transfers.filesArrived(transfer, files));
+    dashboard.additions.onFilesArrived((transfer, files) => transfers.filesArrived(transfer, files));
+    const scanRepo = new PgScanRepository(database.db);
+    const scans = config.scan
+      ? new ScanService(
+          scanRepo,
+          repo,
+          (key) => storage.blobs.read(key),
+          new ClamdClient(config.scan.clamd, config.scan.timeoutSeconds * 1000),
+          jobs,
+          (transferId) => transfers.releaseHeld(transferId),
+          async (transferId, file, signature) =>
+            void (await notifications.fileInfected(transferId, file, signature)),
+          config.scan,
+          logger.child({ component: 'scan' }),
+        )
+      : null;
+    if (scans && config.scan) {
+      dashboard.additions.scanAddedFiles(config.scan.streamMaxBytes);
+      dashboard.clones.scanClonedFiles(config.scan.streamMaxBytes);
+      transfers.addHold(scans);
+      transfers.onFilesArrived(scans);
+      await jobs.work<ScanJob>(SCAN_FILE_QUEUE, async (job) => ({ status: await scans.scanFile(job.data) }), {
+        concurrency: config.scan.workers,
+      });
+    }
+
     const receiveRepo = new PgReceiveRepository(database.pool);
     const receiveOwners = new ReceiveOwners(accounts, limits);
     const receive = new ReceiveService(
@@ -508,7 +553,11 @@ export async function createFerry(
       const additions = await dashboard.additions.sweepAbandoned();
       if (additions > 0) logger.info({ additions }, 'removed abandoned file additions');
       const clones = await dashboard.clones.requeueStuck();
-      return { removed, additions, clones };
+      // Scans out of retries after a long clamd outage are queued again: a file is never left unscanned.
+      const rescans = scans
+        ? await scans.requeue()
+        : await releaseAfterScanningOff(scanRepo, (id) => transfers.releaseHeld(id));
+      return { removed, additions, clones, rescans };
     });
     await jobs.work<CloneJob>(
       TRANSFER_CLONE,
@@ -610,6 +659,7 @@ export async function createFerry(
       async (userId) => (await accounts.user(userId))?.suspendedAt != null,
     );
     downloads.recordSecurity(securityLog);
+    downloads.gateScans(config.scan?.policy ?? null);
     downloads.restrictReceived((transfer, userId) => receive.mayDownload(transfer, userId));
     // The admin transfers page: the owner's team manager or a TRANSFER_MANAGER of the team downloads as an admin.
     downloads.adminDownloads({

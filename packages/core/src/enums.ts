@@ -70,6 +70,13 @@ export const TRANSFER_EVENTS = [
 ] as const;
 export type TransferEventType = (typeof TRANSFER_EVENTS)[number];
 
+/**
+ * A file's virus scan: `pending` (queued or running), `clean`, `infected` (never served), `not-scanned` (no scanner
+ * configured, or the file is larger than the scanner takes: nothing is known about it, it is not clean).
+ */
+export const SCAN_STATUSES = ['pending', 'clean', 'infected', 'not-scanned'] as const;
+export type ScanStatus = (typeof SCAN_STATUSES)[number];
+
 export const PAYMENT_INTENT_STATUSES = [
   'succeeded',
   'requires_action',

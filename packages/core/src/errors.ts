@@ -47,6 +47,10 @@ export const APP_ERROR_STATUS = {
   TRANSFER_UNDER_REVIEW: 403,
   TOO_MANY_DOWNLOADS: 403,
   TOO_MANY_PREVIEWS: 403,
+  /** The virus scan found this file infected: it is never served (the rest of the transfer stays available). */
+  FILE_INFECTED: 403,
+  /** The file (or the transfer) is still being scanned under SCAN_POLICY=block: try again shortly. */
+  FILE_SCANNING: 409,
   /** A preview was asked of a file that has no preview rendition (none are made yet): never the file itself. */
   PREVIEW_NOT_AVAILABLE: 404,
   NOT_FOUND: 404,

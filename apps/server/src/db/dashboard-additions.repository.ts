@@ -19,7 +19,7 @@ export interface AdditionRecord {
 }
 
 /** A file of an addition: a transfer file that no downloader sees yet. */
-export type AddedFileRecord = TransferFileRecord & { additionId: string };
+export type AddedFileRecord = Omit<TransferFileRecord, 'scanStatus'> & { additionId: string };
 
 /**
  * Additions and their files until they join the transfer. Every change that must not interleave with another on
@@ -187,14 +187,21 @@ export class PgAdditionRepository {
    * The addition's files join the transfer after its last file, its size and count grow, the addition is gone and
    * the events are recorded. Run under the transfer's lock.
    */
-  async complete(transferId: string, additionId: string, events: NewTransferEvent[]): Promise<void> {
+  async complete(
+    transferId: string,
+    additionId: string,
+    /** Files up to this size join as pending a virus scan (never served unscanned); null: no scanning. */
+    scanUpTo: number | null,
+    events: NewTransferEvent[],
+  ): Promise<void> {
     await this.db.execute(sql`
       INSERT INTO transfer_files (transfer_id, id, position, name, relative_path, size, sha256, crc32, upload_id,
-                                  blob_key, uploaded_at, created_at)
+                                  blob_key, uploaded_at, created_at, scan_status)
       SELECT a.transfer_id, a.id,
              (SELECT coalesce(max(position), -1) FROM transfer_files WHERE transfer_id = ${transferId})
                + row_number() OVER (ORDER BY a.position),
-             a.name, a.relative_path, a.size, a.sha256, a.crc32, a.upload_id, a.blob_key, a.uploaded_at, a.created_at
+             a.name, a.relative_path, a.size, a.sha256, a.crc32, a.upload_id, a.blob_key, a.uploaded_at, a.created_at,
+             CASE WHEN a.size <= ${scanUpTo ?? -1} THEN 'pending' ELSE 'not-scanned' END
         FROM transfer_added_files a
        WHERE a.addition_id = ${additionId}`);
     const [added] = await this.db

@@ -1,5 +1,5 @@
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
-import type { NewTransferEvent, NewTransferRecord, TransferFileRecord } from '../services/ports.js';
+import type { NewTransferEvent, NewTransferFileRecord, NewTransferRecord } from '../services/ports.js';
 import type { Database } from './client.js';
 import { transferEvents, transferFiles, transfers } from './schema.js';
 import { PgTransferRepository } from './transfer.repository.js';
@@ -7,7 +7,7 @@ import { PgTransferRepository } from './transfer.repository.js';
 /** The new transfer of a clone, as {@link PgCloneRepository.create} stores it. */
 export interface NewClone {
   transfer: NewTransferRecord;
-  files: Array<Omit<TransferFileRecord, 'createdAt'>>;
+  files: NewTransferFileRecord[];
   events: NewTransferEvent[];
   recipients: Array<{ email: string; secretHash: string }>;
   quota: { teamId: string; maxBytes: number };

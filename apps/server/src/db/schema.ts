@@ -1,3 +1,4 @@
+import type { ScanStatus } from '@ferry/core';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -176,9 +177,16 @@ export const transferFiles = pgTable(
     blobKey: text('blob_key'),
     uploadedAt: ts('uploaded_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** The virus scan (core SCAN_STATUSES): files from before scanning existed, or without clamd, are not-scanned. */
+    scanStatus: text('scan_status').$type<ScanStatus>().notNull().default('not-scanned'),
+    /** What clamd named an infected file's signature. */
+    scanSignature: text('scan_signature'),
+    scannedAt: ts('scanned_at'),
   },
   (t) => [
     primaryKey({ columns: [t.transferId, t.id] }),
+    // The scans still to do (requeued by the hourly sweep after a long clamd outage).
+    index('transfer_files_scan_pending_idx').on(t.transferId).where(sql`scan_status = 'pending'`),
     index('transfer_files_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
   ],
 );

@@ -4,6 +4,7 @@ import { sha256Hex } from '../security/secrets.js';
 import {
   type DownloadRecord,
   type NewTransferEvent,
+  type NewTransferFileRecord,
   type NewTransferRecord,
   PendingUploadsExceeded,
   StorageQuotaExceeded,
@@ -28,7 +29,7 @@ export class PgTransferRepository implements TransferRepository {
 
   async create(
     transfer: NewTransferRecord,
-    files: Array<Omit<TransferFileRecord, 'createdAt'>>,
+    files: NewTransferFileRecord[],
     events: NewTransferEvent[],
     recipients: Array<{ email: string; secretHash: string }> = [],
     quota?: { teamId: string; maxBytes: number },

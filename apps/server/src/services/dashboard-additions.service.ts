@@ -24,7 +24,12 @@ import {
 } from './dashboard-access.js';
 import type { LimitsService } from './limits.service.js';
 import type { NotificationService } from './notification.service.js';
-import { StorageQuotaExceeded, type TransferRecord, type TransferRepository } from './ports.js';
+import {
+  StorageQuotaExceeded,
+  type TransferFileRecord,
+  type TransferRecord,
+  type TransferRepository,
+} from './ports.js';
 import {
   type AddedFileUploads,
   assertAllUploaded,
@@ -205,7 +210,7 @@ export class FileAdditionService {
         for (const m of mismatched) await tx.resetFile(transferId, m.id);
         return { done: false as const, files, mismatched };
       }
-      await tx.complete(transferId, additionId, [
+      await tx.complete(transferId, additionId, this.scanUpTo, [
         {
           type: 'FILES_ADDED',
           actor: actor(caller),
@@ -221,9 +226,29 @@ export class FileAdditionService {
       for (const m of outcome.mismatched) if (m.uploadId) await this.uploads.discardUpload(m.uploadId);
       throw checksumMismatchError(outcome.mismatched);
     }
-    if (outcome.done && notifyRecipients && transfer.type === 'S1')
-      await this.notifications.filesAdded(transferId, additionId, outcome.files);
+    if (outcome.done) {
+      const ids = new Set(outcome.files.map((f) => f.id));
+      const joined = (await this.transfers.files(transferId)).filter((f) => ids.has(f.id));
+      // Background work on the new files (virus scans) starts here.
+      await this.arrived?.((await this.transfers.find(transferId))!, joined);
+      if (notifyRecipients && transfer.type === 'S1')
+        await this.notifications.filesAdded(transferId, additionId, joined);
+    }
     return this.reader.detailOf((await this.transfers.find(transferId))!, ctx.origin);
+  }
+
+  private arrived: ((transfer: TransferRecord, files: TransferFileRecord[]) => Promise<void>) | null = null;
+
+  private scanUpTo: number | null = null;
+
+  /** With virus scanning: added files up to this size join pending their scan, so none is served unscanned. */
+  scanAddedFiles(maxBytes: number): void {
+    this.scanUpTo = maxBytes;
+  }
+
+  /** Told when added files join a transfer (TransferService.filesArrived): scans start there. */
+  onFilesArrived(listener: (transfer: TransferRecord, files: TransferFileRecord[]) => Promise<void>): void {
+    this.arrived = listener;
   }
 
   /** DELETE …/additions/{additionId}: the files being added are dropped, their uploaded bytes deleted. */

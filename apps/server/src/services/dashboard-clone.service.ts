@@ -29,6 +29,7 @@ import {
   type PasswordHasher,
   StorageQuotaExceeded,
   type TransferFileRecord,
+  type TransferRecord,
   type TransferRepository,
 } from './ports.js';
 import { checkMemberSettings } from './transfer.service.js';
@@ -235,6 +236,12 @@ export class TransferCloneService {
           uploadId: `${id}-${f.id}`,
           blobKey: null,
           uploadedAt: null,
+          // The same bytes: the source's scan verdict holds (a pending one is scanned for the clone too, and so is
+          // one never scanned, when it can be).
+          scanStatus:
+            f.scanStatus === 'not-scanned' && this.scanUpTo !== null && f.size <= this.scanUpTo
+              ? 'pending'
+              : f.scanStatus,
         })),
         events,
         recipients: recipients.map((email) => ({
@@ -309,8 +316,25 @@ export class TransferCloneService {
         data: { expiresAt: fresh.expiresAt.toISOString(), ...(missing.length > 0 ? { missing } : {}) },
       },
     ]);
-    if (enabled) await this.notifications.transferReady(cloneId);
+    if (enabled) {
+      await this.arrived?.((await this.transfers.find(cloneId))!, await this.transfers.files(cloneId));
+      await this.notifications.transferReady(cloneId);
+    }
     return 'enabled';
+  }
+
+  private arrived: ((transfer: TransferRecord, files: TransferFileRecord[]) => Promise<void>) | null = null;
+
+  private scanUpTo: number | null = null;
+
+  /** With virus scanning: a clone's files never scanned (up to this size) are pending their scan from the start. */
+  scanClonedFiles(maxBytes: number): void {
+    this.scanUpTo = maxBytes;
+  }
+
+  /** Told when a clone's files are all copied (TransferService.filesArrived): scans of pending ones start there. */
+  onFilesArrived(listener: (transfer: TransferRecord, files: TransferFileRecord[]) => Promise<void>): void {
+    this.arrived = listener;
   }
 
   /** Part of the hourly sweep: queues again the clones whose job was lost. Returns how many. */

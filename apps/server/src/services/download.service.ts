@@ -116,6 +116,43 @@ export class DownloadService {
 
   private purchases: PurchaseGate | null = null;
 
+  /** Under SCAN_POLICY=block, files not scanned yet are not served (null: no scanning, or background). */
+  private blockPending = false;
+
+  /** Virus scanning: infected files are never served; with `block`, pending ones are not either. */
+  gateScans(policy: 'block' | 'background' | null): void {
+    this.blockPending = policy === 'block';
+  }
+
+  /** Refuses a file that the virus scan found infected or, under the block policy, has not scanned yet. */
+  private checkScan(transfer: TransferRecord, file: TransferFileRecord | null): void {
+    if (transfer.status === 'SCANNING')
+      throw new AppError('FILE_SCANNING', 'The files are being checked for viruses: try again in a moment.');
+    if (!file) return;
+    if (file.scanStatus === 'infected')
+      throw new AppError('FILE_INFECTED', 'This file was found infected by the virus scan and is blocked.', {
+        details: { fileId: file.id },
+      });
+    if (this.blockPending && file.scanStatus === 'pending')
+      throw new AppError('FILE_SCANNING', 'This file is being checked for viruses: try again in a moment.', {
+        details: { fileId: file.id },
+      });
+  }
+
+  /** The files a ZIP of the transfer holds: infected ones (and pending ones under the block policy) left out. */
+  private async zipFiles(transfer: TransferRecord): Promise<TransferFileRecord[]> {
+    this.checkScan(transfer, null);
+    const files = await this.repo.files(transfer.id);
+    const servable = files.filter(
+      (f) => f.scanStatus !== 'infected' && !(this.blockPending && f.scanStatus === 'pending'),
+    );
+    if (zipEntries(servable).length === 0 && zipEntries(files).length > 0) {
+      const blocked = files.find((f) => f.scanStatus === 'infected');
+      this.checkScan(transfer, blocked ?? files.find((f) => f.scanStatus === 'pending') ?? null);
+    }
+    return servable;
+  }
+
   private security: SecurityLog | null = null;
 
   /** Each counted download is written to the owner's team security log: one INSERT, nothing read first. */
@@ -168,7 +205,10 @@ export class DownloadService {
     }
     // Under review (shown as pending, spec §2): what may be the abuse (the message, the files) is withheld.
     const review = transfer.status === 'MODERATING';
-    const files = locked || review ? [] : (await this.repo.files(transfer.id)).map(toFile);
+    const files =
+      locked || review
+        ? []
+        : (await this.repo.files(transfer.id)).map((f) => ({ ...toFile(f), scanStatus: f.scanStatus }));
     const sale = await this.purchaseState(transfer, query.purchaseToken, ctx);
     return {
       transferId: transfer.id,
@@ -247,6 +287,7 @@ export class DownloadService {
       file = await this.repo.file(transfer.id, query.fileId);
       if (!file?.uploadedAt) throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
     }
+    if (file) this.checkScan(transfer, file);
     if (query.preview) {
       if (!transfer.allowPreview)
         throw new AppError('FORBIDDEN', 'Previews are turned off for this transfer.');
@@ -254,7 +295,7 @@ export class DownloadService {
       // bytes or the ZIP: those are a download, with its count, its limits and its log.
       throw new AppError('PREVIEW_NOT_AVAILABLE', 'No preview is available for this file.');
     }
-    const size = file ? file.size : buildZipLayout(zipEntries(await this.repo.files(transfer.id))).totalSize;
+    const size = file ? file.size : buildZipLayout(zipEntries(await this.zipFiles(transfer))).totalSize;
     await this.checkDownloadAllowance(transfer, size);
     if (emailRequired(transfer) && !recipient && !query.downloaderEmail)
       throw new AppError('DOWNLOADER_EMAIL_REQUIRED', 'Give your e-mail address to download these files.');
@@ -306,7 +347,8 @@ export class DownloadService {
       file = await this.repo.file(transfer.id, query.fileId);
       if (!file?.uploadedAt) throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
     }
-    const size = file ? file.size : buildZipLayout(zipEntries(await this.repo.files(transfer.id))).totalSize;
+    if (file) this.checkScan(transfer, file);
+    const size = file ? file.size : buildZipLayout(zipEntries(await this.zipFiles(transfer))).totalSize;
     await this.checkDownloadAllowance(transfer, size);
     await this.repo.consumeDownload(transfer.id, {
       fileId: file?.id ?? null,
@@ -368,6 +410,8 @@ export class DownloadService {
       const file = await this.repo.file(transfer.id, payload.f);
       if (!file?.uploadedAt || !file.blobKey)
         throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
+      // A link issued before the scan found it infected (background policy) serves nothing.
+      this.checkScan(transfer, file);
       const key = file.blobKey;
       return {
         fileName: file.name,
@@ -389,13 +433,14 @@ export class DownloadService {
         },
       };
     }
-    const layout: ZipLayout = buildZipLayout(zipEntries(await this.repo.files(transfer.id)));
+    const layout: ZipLayout = buildZipLayout(zipEntries(await this.zipFiles(transfer)));
     return {
       fileName: zipName(transfer),
       contentType: 'application/zip',
       size: layout.totalSize,
       lastModified: transfer.createdAt,
-      etag,
+      // A file blocked by the scan since changes the ZIP: its validator too.
+      etag: `"${transfer.id}-zip-${transfer.createdAt.getTime()}-${layout.totalSize}"`,
       redirect: async () => null, // the ZIP is assembled by Ferry, so it is always served from here
       open: async (range) =>
         streamZipRange(

@@ -11,6 +11,7 @@ import {
   deliveryFailed,
   downloadConfirmation,
   expiryReminder,
+  fileInfected,
   filesAdded,
   type MailContext,
   passwordGuessing,
@@ -496,6 +497,25 @@ export class NotificationService {
     });
     await this.mail.enqueue(
       this.outgoing(rendered, [transfer.senderEmail], `bounce-${transfer.id}-${recipient.id}`),
+    );
+    return true;
+  }
+
+  /** The virus scan blocked a file: its sender is told, once per file. */
+  async fileInfected(transferId: string, file: TransferFileRecord, signature: string): Promise<boolean> {
+    const transfer = await this.repo.find(transferId);
+    // An account's own address, or a sender's proven one: never an address anybody could have typed.
+    const proven = transfer?.ownerId || transfer?.senderVerification === 'verified';
+    if (!transfer?.senderEmail || !proven || transfer.expiredAt) return false;
+    const rendered = await fileInfected(this.context(transfer), {
+      transferName: transfer.name,
+      transferFileCount: transfer.fileCount,
+      fileName: file.relativePath ?? file.name,
+      signature,
+      transferUrl: this.senderLink(transfer, this.publicOrigin()),
+    });
+    await this.mail.enqueue(
+      this.outgoing(rendered, [transfer.senderEmail], `infected-${transfer.id}-${file.id}`),
     );
     return true;
   }

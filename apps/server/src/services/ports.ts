@@ -1,5 +1,6 @@
 import type {
   RecipientDeliveryState,
+  ScanStatus,
   SenderVerificationState,
   TransferEventType,
   TransferStatus,
@@ -109,7 +110,14 @@ export interface TransferFileRecord {
   blobKey: string | null;
   uploadedAt: Date | null;
   createdAt: Date;
+  /** The virus scan's status (scan/); not-scanned without clamd. */
+  scanStatus: ScanStatus;
 }
+
+/** A file row as it is first stored: its scan status is not-scanned unless given (a clone keeps its source's). */
+export type NewTransferFileRecord = Omit<TransferFileRecord, 'createdAt' | 'scanStatus'> & {
+  scanStatus?: ScanStatus;
+};
 
 export interface NewTransferEvent {
   type: TransferEventType;
@@ -153,7 +161,7 @@ export const VISIT_WINDOW_SECONDS = 3600;
 export interface TransferRepository {
   create(
     transfer: NewTransferRecord,
-    files: Array<Omit<TransferFileRecord, 'createdAt'>>,
+    files: NewTransferFileRecord[],
     events: NewTransferEvent[],
     recipients?: Array<{ email: string; secretHash: string }>,
     /** Checked and inserted under a per-team lock (a team is its manager's uid): racing creations never pass the limit together. */
@@ -237,4 +245,22 @@ export interface RateLimiter {
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
   verify(hash: string, password: string): Promise<boolean>;
+}
+
+/** Per-file scan statuses and events (db/scan.repository.ts). */
+export interface ScanRepository {
+  /** Marks files pending, with the SCAN_STARTED event. */
+  start(transferId: string, fileIds: string[], event: NewTransferEvent): Promise<void>;
+  /** A verdict, only while the file is pending; says how many of the transfer's files are still pending. */
+  record(
+    transferId: string,
+    fileId: string,
+    status: Exclude<ScanStatus, 'pending'>,
+    signature: string | null,
+    event: NewTransferEvent | null,
+  ): Promise<{ changed: boolean; pendingLeft: number }>;
+  pending(): Promise<Array<{ transferId: string; fileId: string }>>;
+  scanningWithoutPending(): Promise<string[]>;
+  /** Scanning turned off: pending files become not-scanned; returns the transfers still SCANNING. */
+  abandonPending(): Promise<string[]>;
 }

@@ -28,6 +28,7 @@ import type { LimitsService, SenderLimits } from './limits.service.js';
 import { NotificationService } from './notification.service.js';
 import {
   type NewTransferEvent,
+  type NewTransferFileRecord,
   type PasswordHasher,
   PendingUploadsExceeded,
   type RateLimiter,
@@ -788,7 +789,7 @@ export function downloadLink(origin: string, transferId: string): string {
   return `${origin}/dl/${transferId}`;
 }
 
-export function toFile(f: TransferFileRecord): TransferFile {
+export function toFile(f: Omit<TransferFileRecord, 'scanStatus'>): TransferFile {
   return {
     id: f.id,
     name: f.name,
@@ -922,7 +923,7 @@ export function fileNameProblems(
 export function newFileRows(
   transferId: string,
   files: ReadonlyArray<{ name: string; size: number; relativePath?: string }>,
-): Array<Omit<TransferFileRecord, 'createdAt'>> {
+): NewTransferFileRecord[] {
   const usedIds = new Set<string>();
   return files.map((f, position) => {
     let fileId = newFileId();

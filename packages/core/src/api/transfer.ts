@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FILE_ID_LENGTH, TRANSFER_ID_LENGTH } from '../constants.js';
-import { TRANSFER_EVENTS, TRANSFER_STATUSES, TRANSFER_TYPES } from '../enums.js';
+import { SCAN_STATUSES, TRANSFER_EVENTS, TRANSFER_STATUSES, TRANSFER_TYPES } from '../enums.js';
 import { EVENT_ACTOR_KINDS } from '../rules/event-actor.js';
 import { hasLayoutControlChars } from '../rules/text.js';
 import { TransferPrice } from './billing.js';
@@ -212,6 +212,10 @@ export const TransferEventList = z.object({ transferId: TransferId, events: z.ar
 export type TransferEventList = z.infer<typeof TransferEventList>;
 
 /** What a recipient sees before downloading; files are listed only once the password (if any) is given. */
+/** A file as the download page sees it: with its virus scan's status (a server without scanning: not-scanned). */
+export const DownloadFile = TransferFile.extend({ scanStatus: z.enum(SCAN_STATUSES).default('not-scanned') });
+export type DownloadFile = z.infer<typeof DownloadFile>;
+
 export const DownloadInfo = z.object({
   transferId: TransferId,
   name: z.string().nullable(),
@@ -226,7 +230,7 @@ export const DownloadInfo = z.object({
   fileCount: z.number().int(),
   totalSize: z.number().int(),
   downloadsLeft: z.number().int().nullable(),
-  files: z.array(TransferFile),
+  files: z.array(DownloadFile),
   /** The downloader must give an e-mail address (`downloaderEmail`) before a download link is issued. */
   downloaderEmailRequired: z.boolean(),
   /** With a valid `userSecret`: the recipient that personal link belongs to. */

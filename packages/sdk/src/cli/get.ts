@@ -127,7 +127,11 @@ class GetRun {
     if (this.options.zip) {
       if (parsed.fileId)
         throw new CliError('--zip downloads a whole transfer: give the transfer link, without the file id');
+      // The server leaves infected files out of the ZIP: say so, and end with an error once the rest is here.
+      for (const f of info.files.filter((x) => x.scanStatus === 'infected'))
+        this.skipInfected(f.relativePath ?? f.name);
       await this.getZip(info, outDir);
+      this.endIfSkipped();
       return;
     }
     let files = info.files;
@@ -136,6 +140,9 @@ class GetRun {
       if (files.length === 0) throw new CliError('file not found in this transfer', ExitCode.NOT_FOUND);
     }
     if (files.length === 0) throw new CliError('this transfer has no files to download');
+    for (const f of files.filter((x) => x.scanStatus === 'infected'))
+      this.skipInfected(f.relativePath ?? f.name);
+    files = files.filter((f) => f.scanStatus !== 'infected');
     let targets: Target[];
     try {
       targets = planDestinations(outDir, files).map(({ file, dest }) => ({
@@ -161,10 +168,38 @@ class GetRun {
       throw new CliError('this transfer has reached its download limit', ExitCode.DOWNLOAD_LIMIT);
     }
     try {
-      for (const target of todo) await this.fetchTarget(info.transferId, outDir, target);
+      for (const target of todo) {
+        try {
+          await this.fetchTarget(info.transferId, outDir, target);
+        } catch (error) {
+          // Found infected since the info was read (a scan in the background): skipped, as the others are.
+          if (!(error instanceof FerryApiError) || !error.has('FILE_INFECTED')) throw error;
+          this.skipInfected(target.label);
+        }
+      }
     } finally {
       this.ui.finish();
     }
+    this.endIfSkipped();
+  }
+
+  /** Files the virus scan blocked: named on stderr as they are skipped. */
+  private readonly infected: string[] = [];
+
+  private skipInfected(label: string): void {
+    this.infected.push(label);
+    this.ui.warn(`ferry: skipped ${label}: the virus scan found it infected, so it cannot be downloaded`);
+  }
+
+  /** Exit 1 once the rest is downloaded, when a file was skipped as infected. */
+  private endIfSkipped(): void {
+    const n = this.infected.length;
+    if (n > 0)
+      throw new CliError(
+        n === 1
+          ? `1 file was skipped because it is infected: ${this.infected[0]}`
+          : `${n} files were skipped because they are infected: ${this.infected.join(', ')}`,
+      );
   }
 
   /** Download info, with the password check of spec §8 when the transfer is locked. */
@@ -184,6 +219,8 @@ class GetRun {
     }
     if (info.status === 'UPLOADING')
       throw new CliError('this transfer is still being uploaded; try again later');
+    if (info.status === 'SCANNING')
+      throw new CliError("this transfer's files are still being checked for viruses; try again in a moment");
     // For sale and not bought: the link call's 402 carries where to buy it (exit 5); it counts nothing.
     if (!info.purchased) await this.downloadLink({ transferId });
     return info;

@@ -14,6 +14,7 @@ export type { MailContext } from './common.js';
 export { type DeliveryFailedInput, deliveryFailed } from './delivery-failed.js';
 export { type DownloadConfirmationInput, downloadConfirmation } from './download-confirmation.js';
 export { type ExpiryReminderInput, expiryReminder } from './expiry-reminder.js';
+export { type FileInfectedInput, fileInfected } from './file-infected.js';
 export { type FilesAddedInput, filesAdded } from './files-added.js';
 export { MAIL_FILE_LIST_LIMIT, type MailFile } from './format.js';
 export { MAIL_LOCALES, type MailLocale, resolveMailLocale } from './i18n.js';

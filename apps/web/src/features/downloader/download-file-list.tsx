@@ -1,18 +1,28 @@
-import { type TransferFile, truncateFileName } from '@ferry/core';
+import { type DownloadFile, truncateFileName } from '@ferry/core';
 import { useTranslation } from 'react-i18next';
 import { DownloadIcon, FileIcon } from '../../components/icons';
 import { formatSize } from '../../lib/format';
 import { folderOf } from '../uploader/selection';
 
 interface DownloadFileListProps {
-  files: readonly TransferFile[];
+  files: readonly DownloadFile[];
   highlightedId: string | undefined;
   busyId: string | null;
   disabled: boolean;
-  onDownload: (file: TransferFile) => void;
+  onDownload: (file: DownloadFile) => void;
 }
 
-/** The transfer's files, folders shown as paths, each with its own download button. */
+/** What the virus scan says of a file, when there is something to say (clean files need no word). */
+const SCAN_NOTICE = {
+  pending: 'downloader:scan_pending',
+  infected: 'downloader:scan_infected',
+  'not-scanned': 'downloader:scan_not_scanned',
+} as const;
+
+/**
+ * The transfer's files, folders shown as paths, each with its own download button and its virus scan's status; an
+ * infected file cannot be downloaded.
+ */
 export function DownloadFileList({
   files,
   highlightedId,
@@ -40,12 +50,21 @@ export function DownloadFileList({
               <span className="file-row-base">{truncateFileName(f.name)}</span>
             </span>
             <span className="file-row-size">{formatSize(f.size, i18n.language)}</span>
+            {f.scanStatus !== 'clean' && (
+              <span
+                className={`file-row-scan scan-${f.scanStatus}`}
+                data-testid={`file-scan-${f.id}`}
+                role={f.scanStatus === 'infected' ? 'alert' : undefined}
+              >
+                {t(SCAN_NOTICE[f.scanStatus])}
+              </span>
+            )}
             <button
               type="button"
               className={`button button-small ${highlighted ? 'button-primary' : 'button-secondary'}`}
               data-testid={`download-file-${f.id}`}
               aria-label={t('downloader:download_file', { name: fullName })}
-              disabled={disabled || busyId !== null}
+              disabled={disabled || busyId !== null || f.scanStatus === 'infected'}
               aria-busy={busyId === f.id || undefined}
               onClick={() => onDownload(f)}
             >

@@ -32,8 +32,17 @@ const unlocked: DownloadInfo = {
       size: 2_500_000,
       sha256: null,
       uploaded: true,
+      scanStatus: 'clean',
     },
-    { id: 'FILE02', name: 'notes.txt', relativePath: null, size: 1_000_000, sha256: null, uploaded: true },
+    {
+      id: 'FILE02',
+      name: 'notes.txt',
+      relativePath: null,
+      size: 1_000_000,
+      sha256: null,
+      uploaded: true,
+      scanStatus: 'not-scanned',
+    },
   ],
   downloaderEmailRequired: false,
   recipientEmail: null,
@@ -242,6 +251,47 @@ describe('download page', () => {
     expect(zipUrl.searchParams.get('transferId')).toBe(ID);
     expect(zipUrl.searchParams.has('fileId')).toBe(false);
     expect(zipUrl.searchParams.get('browserCode')).toBe(linkUrl.searchParams.get('browserCode'));
+  });
+
+  it("shows each file's virus scan, asks again while it runs, and offers no download of an infected file", async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const scanning = {
+      ...unlocked,
+      passwordProtected: false,
+      status: 'SCANNING',
+      files: unlocked.files.map((f) => ({ ...f, scanStatus: 'pending' })),
+    };
+    const [first, second] = unlocked.files;
+    const scanned = {
+      ...unlocked,
+      passwordProtected: false,
+      files: [
+        { ...first!, scanStatus: 'infected' },
+        { ...second!, scanStatus: 'not-scanned' },
+      ],
+    };
+    let done = false;
+    const fetchMock = serve(() => json(done ? scanned : scanning));
+    view = await render(harness(<DownloadPage />, `/dl/${ID}`, PATTERN).ui);
+    await flush();
+    expect(byTestId(view.container, 'download-not-ready').textContent).toContain('being checked for viruses');
+    expect(byTestId(view.container, 'file-scan-FILE01').textContent).toBe('Being checked');
+    expect((byTestId(view.container, 'download-all') as HTMLButtonElement).disabled).toBe(true);
+
+    done = true;
+    const calls = fetchMock.mock.calls.length;
+    await act(async () => vi.advanceTimersByTime(5_000));
+    await flush();
+    expect(fetchMock.mock.calls.length).toBeGreaterThan(calls);
+    expect(view.container.querySelector('[data-testid="download-not-ready"]')).toBeNull();
+    expect(byTestId(view.container, 'file-scan-FILE01').textContent).toBe('Blocked: a virus was found');
+    expect((byTestId(view.container, 'download-file-FILE01') as HTMLButtonElement).disabled).toBe(true);
+    expect(byTestId(view.container, 'file-scan-FILE02').textContent).toBe('Not scanned');
+    expect((byTestId(view.container, 'download-file-FILE02') as HTMLButtonElement).disabled).toBe(false);
+    // Nothing is pending any more: no further asking.
+    const settled = fetchMock.mock.calls.length;
+    await act(async () => vi.advanceTimersByTime(20_000));
+    expect(fetchMock.mock.calls.length).toBe(settled);
   });
 
   it('shows the spec notice when the download limit is reached', async () => {

@@ -1,4 +1,4 @@
-import { type DownloadInfo, type TransferFile, TransferId } from '@ferry/core';
+import { type DownloadFile, type DownloadInfo, TransferId } from '@ferry/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,6 +29,9 @@ const PurchasePanel = lazy(() => import('./purchase-panel'));
 /** One code per page visit: every download started from this visit counts as one download of the transfer. */
 const BROWSER_CODE = crypto.randomUUID();
 let downloadOrder = 0;
+
+/** How often the page asks again while the files are being scanned. */
+const SCAN_POLL_MS = 5000;
 
 const NOT_READY = new Set<DownloadInfo['status']>([
   'UPLOADING',
@@ -81,7 +84,7 @@ function TransferDetails({
     setChangingEmail(false);
   };
 
-  const download = async (file: TransferFile | null) => {
+  const download = async (file: DownloadFile | null) => {
     if (askEmail) return;
     setBusy(file ? file.id : 'all');
     try {
@@ -173,7 +176,13 @@ function TransferDetails({
       {NOT_READY.has(info.status) && (
         <p className="notice notice-warn" data-testid="download-not-ready">
           {/* Spec §2: a transfer under review is shown as pending. */}
-          {t(info.status === 'MODERATING' ? 'downloader:under_review' : 'downloader:not_ready')}
+          {t(
+            info.status === 'MODERATING'
+              ? 'downloader:under_review'
+              : info.status === 'SCANNING'
+                ? 'downloader:scanning'
+                : 'downloader:not_ready',
+          )}
         </p>
       )}
       {forSale && info.price && !NOT_READY.has(info.status) && (
@@ -208,7 +217,7 @@ function TransferDetails({
             type="button"
             className="button button-start"
             data-testid="download-highlighted"
-            disabled={blocked || busy !== null}
+            disabled={blocked || busy !== null || highlighted.scanStatus === 'infected'}
             onClick={() => void download(highlighted)}
           >
             <DownloadIcon /> {t('downloader:download_this_file')}
@@ -262,6 +271,13 @@ export function DownloadPage() {
     enabled: valid,
     retry: (failures, error) => !(error instanceof ApiError) && failures < 2,
     placeholderData: (previous) => previous,
+    // While the virus scan runs, ask again now and then: the files become downloadable without a reload.
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      const scanning =
+        data?.status === 'SCANNING' || data?.files.some((f) => f.scanStatus === 'pending') === true;
+      return scanning ? SCAN_POLL_MS : false;
+    },
   });
 
   const route = info.error ? downloadErrorRoute(info.error) : null;

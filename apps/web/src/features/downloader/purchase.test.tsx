@@ -25,7 +25,15 @@ const onSale: DownloadInfo = {
   totalSize: 40_000,
   downloadsLeft: null,
   files: [
-    { id: 'FILE01', name: 'stems.wav', relativePath: null, size: 40_000, sha256: null, uploaded: true },
+    {
+      id: 'FILE01',
+      name: 'stems.wav',
+      relativePath: null,
+      size: 40_000,
+      sha256: null,
+      uploaded: true,
+      scanStatus: 'clean',
+    },
   ],
   downloaderEmailRequired: false,
   recipientEmail: null,

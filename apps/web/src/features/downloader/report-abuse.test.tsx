@@ -24,7 +24,17 @@ const info = (overrides: Partial<DownloadInfo> = {}): DownloadInfo => ({
   downloadsLeft: null,
   price: null,
   purchased: true,
-  files: [{ id: 'FILE01', name: 'invoice.pdf', relativePath: null, size: 9, sha256: null, uploaded: true }],
+  files: [
+    {
+      id: 'FILE01',
+      name: 'invoice.pdf',
+      relativePath: null,
+      size: 9,
+      sha256: null,
+      uploaded: true,
+      scanStatus: 'clean',
+    },
+  ],
   downloaderEmailRequired: false,
   recipientEmail: null,
   ...overrides,
