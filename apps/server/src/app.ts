@@ -38,6 +38,7 @@ import { operatorBillingRoutes } from './http/routes/operator-billing.routes.js'
 import { opsRoutes } from './http/routes/ops.routes.js';
 import { payRoutes } from './http/routes/pay.routes.js';
 import { paymentWebhookRoutes } from './http/routes/payment-webhooks.routes.js';
+import { previewRoutes } from './http/routes/preview.routes.js';
 import { purchaseRoutes } from './http/routes/purchase.routes.js';
 import { receiveRoutes } from './http/routes/receive.routes.js';
 import { salesRoutes } from './http/routes/sales.routes.js';
@@ -66,6 +67,7 @@ import type { NotificationService } from './services/notification.service.js';
 import type { OperatorService } from './services/operator.service.js';
 import type { OperatorAccess } from './services/operator-access.js';
 import type { OperatorBillingService } from './services/operator-billing.service.js';
+import type { PreviewService } from './services/preview.service.js';
 import type { PurchaseService } from './services/purchase.service.js';
 import type { ReceiveService } from './services/receive.service.js';
 import type { ReceiveRequestService } from './services/receive-request.service.js';
@@ -97,6 +99,8 @@ export interface AppDeps {
   /** The signed-in user's transfers: list, detail, changes, clones, added files (/dashboard/transfers). */
   dashboard: DashboardServices;
   downloads: DownloadService;
+  /** Thumbnails and in-page previews (thumbnail-links, rendition URLs). */
+  previews: PreviewService;
   notifications: NotificationService;
   auth: AuthService;
   /** Sign-in with the OpenID Connect providers of OIDC_PROVIDERS (none: the routes list none). */
@@ -264,6 +268,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(transferRoutes(deps.transfers, deps.notifications, publicOrigin));
   await app.register(dashboardRoutes(deps.dashboard, publicOrigin));
   await app.register(downloadRoutes(deps.downloads, callerOrigin, deps.metrics));
+  await app.register(previewRoutes(deps.previews, callerOrigin));
   await app.register(receiveRoutes(deps.receive, deps.receiveRequests, publicOrigin));
   await app.register(inboxRoutes(deps.inboxes, publicOrigin));
   await app.register(widgetScriptRoutes);

@@ -177,6 +177,10 @@ const ConfigSchema = z
     MAINTENANCE_CRON: z.string().min(9).default('* * * * *'),
     /** How often the job queue fails jobs whose attempt ran out of time (a dead instance's), so they are retried. */
     JOB_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+    PREVIEWS_PER_TRANSFER: z.coerce.number().int().min(0).default(200),
+    PREVIEW_MAX_INPUT_MB: z.coerce.number().int().min(1).default(2048),
+    FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+    PDFTOPPM_PATH: z.string().min(1).default('pdftoppm'),
     COUNTRY_HEADER: z
       .string()
       .regex(/^[A-Za-z0-9-]+$/)
@@ -340,6 +344,13 @@ const ConfigSchema = z
         maintenanceCron: env.MAINTENANCE_CRON,
       },
       jobMaintenanceSeconds: env.JOB_MAINTENANCE_SECONDS,
+      /** Thumbnails and previews (services/preview*.ts): the per-transfer view limit, input cap, external tools. */
+      previews: {
+        perTransfer: env.PREVIEWS_PER_TRANSFER,
+        maxInputBytes: env.PREVIEW_MAX_INPUT_MB * 1_000_000,
+        ffmpegPath: env.FFMPEG_PATH,
+        pdftoppmPath: env.PDFTOPPM_PATH,
+      },
       storage: env.STORAGE,
       s3:
         env.STORAGE === 's3'

@@ -36,6 +36,15 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
+  async putFile(key: string, filePath: string): Promise<void> {
+    const target = this.resolve(key);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    // Written beside, then renamed: a reader never sees half a file.
+    const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    await fs.copyFile(filePath, temp);
+    await fs.rename(temp, target);
+  }
+
   async delete(key: string): Promise<void> {
     await fs.rm(this.resolve(key), { force: true });
     await fs.rm(`${this.resolve(key)}.json`, { force: true });
