@@ -647,8 +647,15 @@ export async function createFerry(
     transfers.onFilesArrived(previewJobs);
     notifications.onExpiry((transferId) => previewJobs.removeAll(transferId));
     await jobs.work<PreviewJob>(PREVIEW_RENDER, async (job) => {
-      const done = await previewJobs.render(job.data);
-      return { status: done.status, kind: done.kind, reason: done.reason };
+      try {
+        const done = await previewJobs.render(job.data);
+        return { status: done.status, kind: done.kind, reason: done.reason };
+      } catch (err) {
+        // The storage failed us (the renderer's own failures are "none" already): retried, then none for good.
+        if (job.retryCount < 2) throw err;
+        await previewJobs.giveUp(job.data, err);
+        return { status: 'none', reason: 'failed' };
+      }
     });
     const previews = new PreviewService(
       previewRepo,

@@ -132,6 +132,22 @@ export class PreviewJobs implements FilesArrivedListener {
     }
   }
 
+  /** The last attempt failed too: the file shows no preview rather than pending for ever. */
+  async giveUp(job: PreviewJob, err: unknown): Promise<void> {
+    this.logger.warn(
+      { error: (err as Error).message, ...job },
+      'no preview: rendering failed at every attempt',
+    );
+    await this.repo.save({
+      ...job,
+      status: 'none',
+      kind: null,
+      renditions: [],
+      pageCount: null,
+      reason: 'failed',
+    });
+  }
+
   /** Removes a transfer's renditions (with its files, at expiry or deletion). */
   async removeAll(transferId: string): Promise<void> {
     for (const key of await this.repo.renditionKeys(transferId)) await this.blobs.delete(key);
