@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +15,7 @@ describe('thumbnails and previews', () => {
   let inputs: Awaited<ReturnType<typeof previewInputs>>;
   beforeAll(async () => {
     [ferry, inputs] = await Promise.all([
-      startTestFerry({ env: { PREVIEWS_PER_TRANSFER: '3' } }),
+      startTestFerry({ env: { PREVIEWS_PER_TRANSFER: '3', PREVIEW_MAX_INPUT_MB: '1' } }),
       previewInputs(),
     ]);
   }, 60_000);
@@ -63,6 +65,9 @@ describe('thumbnails and previews', () => {
       { name: 'report.pdf', data: inputs.pdf },
       { name: 'notes.txt', data: inputs.text },
       { name: 'data.bin', data: Buffer.from('not previewable') },
+      // Not an image after all, and a file over PREVIEW_MAX_INPUT_MB: none, never a failed job or a hang.
+      { name: 'broken.jpg', data: Buffer.from('this is no JPEG at all') },
+      { name: 'huge.txt', data: Buffer.alloc(1_000_001, 'a') },
     ];
     const t = await sendTransfer(ferry.baseUrl, files);
     const ids = t.files.map((f) => f.id);
@@ -77,7 +82,19 @@ describe('thumbnails and previews', () => {
       ['pdf', 'ready'],
       ['text', 'none'],
       [null, 'none'],
+      ['image', 'none'],
+      ['text', 'none'],
     ]);
+    expect(thumbs.slice(8).map((x: { preview: boolean }) => x.preview)).toEqual([false, false]);
+    const reasons = await query<{ file_id: string; reason: string }>(
+      ferry,
+      'SELECT file_id, reason FROM file_previews WHERE transfer_id = $1 AND file_id = ANY($2)',
+      [t.transferId, ids.slice(8)],
+    );
+    expect(Object.fromEntries(reasons.map((r) => [r.file_id, r.reason]))).toEqual({
+      [ids[8]!]: 'failed',
+      [ids[9]!]: 'too-large',
+    });
     expect(by('notes.txt').preview).toBe(true);
     expect(by('data.bin')).toEqual({ fileId: ids[7], status: 'none', preview: false });
 
@@ -235,4 +252,20 @@ describe('thumbnails and previews', () => {
       reason: 'tool-missing',
     });
   });
+
+  // Last: it expires every transfer of this file's database.
+  it('deletes the renditions with the files when the transfer expires', async () => {
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'a.png', data: inputs.png }]);
+    await settled(t.transferId, [t.files[0]!.id]);
+    const [row] = await query<{ renditions: Array<{ key: string }> }>(
+      ferry,
+      'SELECT renditions FROM file_previews WHERE transfer_id = $1',
+      [t.transferId],
+    );
+    const files = row!.renditions.map((r) => path.join(ferry.dataDir, 'files', r.key));
+    expect(files).toHaveLength(2);
+    for (const file of files) await fs.access(file);
+    await ferry.notifications.expireDue(new Date(Date.now() + 400 * 86_400_000));
+    for (const file of files) await expect(fs.access(file)).rejects.toThrow();
+  }, 60_000);
 });

@@ -29,6 +29,11 @@ export interface RendererTools {
 
 /** A hostile image cannot make sharp decode more than this many pixels. */
 const MAX_INPUT_PIXELS = 100_000_000;
+/** Nor a video ffmpeg (8K is 33 megapixels a frame). */
+const MAX_VIDEO_PIXELS = '40000000';
+
+// Each file is read once: libvips' operation cache would only hold memory.
+sharp.cache(false);
 const TOOL_TIMEOUT_MS = 120_000;
 
 /**
@@ -101,13 +106,29 @@ export class PreviewRenderer {
     // A representative frame of the first seconds, at the clip's size.
     await runTool(
       ffmpeg,
-      [...FFMPEG_IN, '-t', '10', '-i', input, '-vf', `thumbnail,${scale}`, '-frames:v', '1', '-y', frame],
+      [
+        ...FFMPEG_IN,
+        '-max_pixels',
+        MAX_VIDEO_PIXELS,
+        '-t',
+        '10',
+        '-i',
+        input,
+        '-vf',
+        `thumbnail,${scale}`,
+        '-frames:v',
+        '1',
+        '-y',
+        frame,
+      ],
       { timeoutMs: TOOL_TIMEOUT_MS },
     );
     await runTool(
       ffmpeg,
       [
         ...FFMPEG_IN,
+        '-max_pixels',
+        MAX_VIDEO_PIXELS,
         '-t',
         String(PREVIEW_LIMITS.clipSeconds),
         '-i',
