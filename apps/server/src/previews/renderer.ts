@@ -103,7 +103,8 @@ export class PreviewRenderer {
     const frame = path.join(outDir, 'frame.png');
     const clip = path.join(outDir, 'clip.mp4');
     const scale = `scale=-2:'min(${PREVIEW_LIMITS.clipHeight},ih)'`;
-    // A representative frame of the first seconds, at the clip's size.
+    // A representative frame of the first seconds, at the clip's size: scaled first, so the 50 frames the
+    // thumbnail filter compares are small ones whatever the source's resolution.
     await runTool(
       ffmpeg,
       [
@@ -115,7 +116,7 @@ export class PreviewRenderer {
         '-i',
         input,
         '-vf',
-        `thumbnail,${scale}`,
+        `${scale},thumbnail=50`,
         '-frames:v',
         '1',
         '-y',
