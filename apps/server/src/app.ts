@@ -159,7 +159,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 export function redactUrl(url: string): string {
   return url
     .replace(/([?&](?:password|userSecret)=)[^&]*/gi, '$1[redacted]')
-    .replace(/(\/blob\/)[^/?]+/, '$1[token]');
+    .replace(/(\/(?:blob|renditions)\/)[^/?]+/, '$1[token]');
 }
 
 /**
