@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { simpleParser } from 'mailparser';
 import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -224,6 +225,49 @@ describe('thumbnails and previews', () => {
     );
     expect((await fetchBytes(thumb.url)).status).toBe(404);
   }, 60_000);
+
+  it('shows an S1 transfer’s thumbnails through a recipient’s personal link only', async () => {
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'a.png', data: inputs.png }], {
+      type: 'S1',
+      senderEmail: 'ann@sender.example',
+      recipients: ['bob@recipients.example'],
+    });
+    const fileIds = [t.files[0]!.id];
+    expect((await thumbnails(t.transferId, fileIds)).body.codes).toEqual(['TRANSFER_NOT_FOUND']);
+    expect((await thumbnails(t.transferId, fileIds, '&userSecret=guessed')).body.codes).toEqual([
+      'TRANSFER_NOT_FOUND',
+    ]);
+    // The sender proves their address (code from the outbox), then Bob's mail brings his link.
+    const code = /^(\d{6}) /.exec((await outboxMail('ann@sender.example')).subject ?? '')![1]!;
+    const verified = await api(ferry.baseUrl, `/api/transfer/transfers/${t.transferId}/sender-verification`, {
+      method: 'POST',
+      headers: { 'x-upload-token': t.uploadToken },
+      json: { code },
+    });
+    expect(verified.status).toBe(200);
+    const secret = /userSecret=([A-Za-z0-9_-]+)/.exec(
+      (await outboxMail('bob@recipients.example')).text ?? '',
+    )![1]!;
+    const [thumb] = await settled(t.transferId, fileIds, `&userSecret=${secret}`);
+    expect(thumb).toMatchObject({ status: 'ready', kind: 'image', preview: true });
+  }, 60_000);
+
+  /** The newest mail to `to` in the outbox (DATA_DIR/outbox: no SMTP_URL in this file). */
+  async function outboxMail(to: string) {
+    const dir = path.join(ferry.dataDir, 'outbox');
+    for (let i = 0; i < 100; i++) {
+      const names = (await fs.readdir(dir).catch(() => [] as string[]))
+        .filter((n) => n.endsWith('.eml'))
+        .sort();
+      for (const name of names.reverse()) {
+        const mail = await simpleParser(await fs.readFile(path.join(dir, name)));
+        const text = Array.isArray(mail.to) ? mail.to.map((a) => a.text).join() : (mail.to?.text ?? '');
+        if (text.includes(to)) return { subject: mail.subject, text: mail.text };
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`no mail to ${to}`);
+  }
 
   it('gives a kind whose tool is missing no rendition, with one log line at start and no failure', async () => {
     const lines: string[] = [];
