@@ -131,6 +131,16 @@ describe('preview gallery and viewer', () => {
       `/api/transfer/downloads/link?transferId=${ID}&fileId=IMG001&preview=true`,
     ]);
 
+    // Focus stays in the viewer: Shift+Tab from its first control goes to its last, Tab from there back.
+    await act(async () => {
+      document.activeElement!.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'Tab', shiftKey: true, bubbles: true }),
+      );
+    });
+    expect(document.activeElement).toBe(byTestId(root, 'preview-next'));
+    await key(document.activeElement!, 'Tab');
+    expect(document.activeElement).toBe(byTestId(root, 'preview-close'));
+
     await key(dialog, 'ArrowRight');
     await until(() => root.querySelector('[data-testid="preview-text"]') !== null, 'the text');
     expect(byTestId(root, 'preview-text').tagName).toBe('PRE');

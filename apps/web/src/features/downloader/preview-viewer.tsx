@@ -1,6 +1,6 @@
 import type { DownloadLinkResponse, PreviewKind, TransferFile } from '@ferry/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useRef } from 'react';
+import { type KeyboardEvent, useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CloseIcon } from '../../components/icons';
 import { useDescribeError } from '../../hooks/use-describe-error';
@@ -62,7 +62,8 @@ export function PreviewViewer(props: {
       onKeyDown={(event) => {
         // A player keeps its own arrow keys (seeking, volume).
         if (event.target instanceof HTMLMediaElement) return;
-        if (event.key === 'ArrowRight') go(1);
+        if (event.key === 'Tab') keepFocusInside(event, dialog.current);
+        else if (event.key === 'ArrowRight') go(1);
         else if (event.key === 'ArrowLeft') go(-1);
         else if (event.key === 'Escape') {
           event.preventDefault();
@@ -115,6 +116,22 @@ export function PreviewViewer(props: {
   );
 }
 
+const FOCUSABLE = 'button, [href], video, audio, [tabindex]:not([tabindex="-1"])';
+
+/** Tab from the last control goes to the first and Shift+Tab from the first to the last: focus stays in the viewer. */
+function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>, dialog: HTMLDialogElement | null) {
+  const stops = [...(dialog?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])];
+  if (stops.length === 0) return;
+  const [first, last] = [stops[0]!, stops[stops.length - 1]!];
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
 function PreviewBody({ access, item }: { access: DownloadAccess; item: ViewerItem }) {
   const { t } = useTranslation();
   const describe = useDescribeError();
@@ -163,7 +180,8 @@ function Rendition({ link, name }: { link: DownloadLinkResponse; name: string })
       );
     case 'pdf':
       return (
-        <div className="preview-dialog-body preview-pages">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: pages that scroll must be reachable by keyboard
+        <section className="preview-dialog-body preview-pages" tabIndex={0} aria-label={name}>
           {details.parts.map((page, i) => (
             <img
               key={page.url}
@@ -175,7 +193,7 @@ function Rendition({ link, name }: { link: DownloadLinkResponse; name: string })
               height={page.height ?? undefined}
             />
           ))}
-        </div>
+        </section>
       );
     case 'video':
       return (
@@ -227,7 +245,8 @@ function TextRendition({ url }: { url: string }) {
   if (text.error)
     return <p className="notice notice-error preview-dialog-body">{t('downloader:preview_unavailable')}</p>;
   return (
-    <pre className="preview-dialog-body preview-text" data-testid="preview-text">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a long text scrolls and must be reachable by keyboard
+    <pre className="preview-dialog-body preview-text" tabIndex={0} data-testid="preview-text">
       {text.data}
     </pre>
   );
