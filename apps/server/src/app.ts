@@ -180,6 +180,19 @@ function withAnalytics(sources: CspSources, scriptUrl: string | null): CspSource
   return { ...sources, script: [...sources.script, origin], connect: [...sources.connect, origin] };
 }
 
+/**
+ * The preview origin's host answers rendition URLs and nothing else: no page, no API call, no upload is ever served
+ * from there, and nothing from there is served on Ferry's own origin.
+ */
+function servePreviewOriginOnly(app: FastifyInstance, origin: string): void {
+  const host = new URL(origin).host.toLowerCase();
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.host.toLowerCase() !== host) return;
+    if (request.url.startsWith('/api/transfer/downloads/renditions/')) return;
+    return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+  });
+}
+
 const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 /** Builds the HTTP app from ready services; main.ts and every HTTP test call this. */
@@ -225,7 +238,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   const secure = config.publicUrl?.startsWith('https:') ?? false;
-  const csp = withAnalytics(stripeCspSources(config.billing.stripe), config.site.analyticsScriptUrl);
+  const csp = {
+    ...withAnalytics(stripeCspSources(config.billing.stripe), config.site.analyticsScriptUrl),
+    media: config.previews.origin ? [config.previews.origin] : [],
+  };
+  if (config.previews.origin)
+    servePreviewOriginOnly(app as unknown as FastifyInstance, config.previews.origin);
   registerSecurityHeaders(app, secure, csp);
   await registerAuthentication(app, deps.auth, secure, config.publicUrl ?? null);
 
@@ -268,7 +286,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(transferRoutes(deps.transfers, deps.notifications, publicOrigin));
   await app.register(dashboardRoutes(deps.dashboard, publicOrigin));
   await app.register(downloadRoutes(deps.downloads, callerOrigin, deps.metrics));
-  await app.register(previewRoutes(deps.previews, callerOrigin));
+  await app.register(previewRoutes(deps.previews, callerOrigin, config.previews.origin !== null));
   await app.register(receiveRoutes(deps.receive, deps.receiveRequests, publicOrigin));
   await app.register(inboxRoutes(deps.inboxes, publicOrigin));
   await app.register(widgetScriptRoutes);

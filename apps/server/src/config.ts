@@ -178,6 +178,7 @@ const ConfigSchema = z
     /** How often the job queue fails jobs whose attempt ran out of time (a dead instance's), so they are retried. */
     JOB_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
     PREVIEWS_PER_TRANSFER: z.coerce.number().int().min(0).default(200),
+    PREVIEW_ORIGIN: z.string().url().optional(),
     PREVIEW_MAX_INPUT_MB: z.coerce.number().int().min(1).default(2048),
     FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
     PDFTOPPM_PATH: z.string().min(1).default('pdftoppm'),
@@ -347,6 +348,8 @@ const ConfigSchema = z
       /** Thumbnails and previews (services/preview*.ts): the per-transfer view limit, input cap, external tools. */
       previews: {
         perTransfer: env.PREVIEWS_PER_TRANSFER,
+        /** A second origin (its own host name, pointing at Ferry) that serves renditions only; null: Ferry's own. */
+        origin: env.PREVIEW_ORIGIN ? new URL(env.PREVIEW_ORIGIN).origin : null,
         maxInputBytes: env.PREVIEW_MAX_INPUT_MB * 1_000_000,
         ffmpegPath: env.FFMPEG_PATH,
         pdftoppmPath: env.PDFTOPPM_PATH,

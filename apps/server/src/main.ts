@@ -664,7 +664,7 @@ export async function createFerry(
       previewJobs,
       storage.blobs,
       new Signer(signer.derive('rendition-links')),
-      { perTransfer: config.previews.perTransfer, linkTtlSeconds: 3600 },
+      { perTransfer: config.previews.perTransfer, linkTtlSeconds: 3600, origin: config.previews.origin },
     );
     downloads.servePreviews(previews);
     downloads.onPasswordGuessing(async (transfer, info) => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import pino from 'pino';
@@ -311,5 +312,72 @@ describe('thumbnails and previews', () => {
     for (const file of files) await fs.access(file);
     await ferry.notifications.expireDue(new Date(Date.now() + 400 * 86_400_000));
     for (const file of files) await expect(fs.access(file)).rejects.toThrow();
+  }, 60_000);
+});
+
+describe('renditions on a separate origin (PREVIEW_ORIGIN)', () => {
+  let ferry: TestFerry;
+  beforeAll(async () => {
+    ferry = await startTestFerry({ env: { PREVIEW_ORIGIN: 'http://previews.test' } });
+  });
+  afterAll(async () => {
+    await ferry?.close();
+  });
+
+  /** A GET to the test server as if to another host name (fetch may not set Host). */
+  function getAs(host: string, path: string) {
+    const { port } = new URL(ferry.baseUrl);
+    return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
+      (resolve, reject) => {
+        const req = http.get({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+        });
+        req.on('error', reject);
+      },
+    );
+  }
+
+  it('hands out rendition URLs there, serves only them there, and lets the pages load them', async () => {
+    const png = await sharp({ create: { width: 50, height: 40, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
+    const t = await sendTransfer(ferry.baseUrl, [{ name: 'a.png', data: png }]);
+    let thumb: { status: string; url?: string } = { status: 'pending' };
+    for (let i = 0; i < 60 && thumb.status === 'pending'; i++) {
+      const res = await api(
+        ferry.baseUrl,
+        `/api/transfer/downloads/thumbnail-links?transferId=${t.transferId}`,
+        {
+          method: 'POST',
+          json: { fileIds: [t.files[0]!.id], format: 'web' },
+        },
+      );
+      thumb = res.body.thumbnails[0];
+      if (thumb.status === 'pending') await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(thumb.url).toMatch(/^http:\/\/previews\.test\/api\/transfer\/downloads\/renditions\//);
+    const path = new URL(thumb.url!).pathname;
+    const served = await getAs('previews.test', path);
+    expect(served.status).toBe(200);
+    expect(served.headers['content-type']).toBe('image/webp');
+    expect(served.headers['content-security-policy']).toContain("sandbox; default-src 'none'");
+    expect(served.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(served.headers['access-control-allow-origin']).toBe('*');
+    expect((await sharp(served.body).metadata()).width).toBe(50);
+    // Nothing else there: no page, no API.
+    expect(
+      (await getAs('previews.test', `/api/transfer/downloads/info?transferId=${t.transferId}`)).status,
+    ).toBe(404);
+    expect((await getAs('previews.test', `/dl/${t.transferId}`)).status).toBe(404);
+    // Ferry's own pages may show images and media from there, and read its text.
+    const page = await fetch(`${ferry.baseUrl}/dl/${t.transferId}`);
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/img-src [^;]*http:\/\/previews\.test/);
+    expect(csp).toContain("media-src 'self' http://previews.test");
+    expect(csp).toMatch(/connect-src [^;]*http:\/\/previews\.test/);
   }, 60_000);
 });

@@ -37,6 +37,8 @@ export interface PreviewSettings {
   perTransfer: number;
   /** Lifetime of a rendition URL. */
   linkTtlSeconds: number;
+  /** PREVIEW_ORIGIN: rendition URLs start there; null: the caller's origin (Ferry's own). */
+  origin: string | null;
 }
 
 /**
@@ -183,6 +185,6 @@ export class PreviewService {
       e: this.expiry(transfer),
       g: transfer.accessEpoch,
     } satisfies RenditionToken);
-    return `${ctx.origin}/api/transfer/downloads/renditions/${token}`;
+    return `${this.settings.origin ?? ctx.origin}/api/transfer/downloads/renditions/${token}`;
   }
 }

@@ -26,7 +26,12 @@ export const RENDITION_CSP =
   "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'";
 
 export const previewRoutes =
-  (previews: PreviewService, originOf: (host: string, protocol: string) => string): FastifyPluginAsyncZod =>
+  (
+    previews: PreviewService,
+    originOf: (host: string, protocol: string) => string,
+    /** Renditions are served on PREVIEW_ORIGIN, for Ferry's pages to load from there. */
+    separateOrigin = false,
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     const ctx = (r: FastifyRequest): DownloadContext => ({
       ip: r.ip,
@@ -64,6 +69,11 @@ export const previewRoutes =
           .header('Accept-Ranges', 'bytes')
           .header('ETag', body.etag)
           .header('Cache-Control', 'private, max-age=300, no-transform');
+        // The URL is the capability (no cookie is sent or read): the app's pages may load it from their origin.
+        if (separateOrigin)
+          reply
+            .header('Cross-Origin-Resource-Policy', 'cross-origin')
+            .header('Access-Control-Allow-Origin', '*');
         const range = parseRange(request.headers.range, body.size);
         if (range === 'unsatisfiable')
           return reply
