@@ -39,6 +39,7 @@ import { operatorBillingRoutes } from './http/routes/operator-billing.routes.js'
 import { opsRoutes } from './http/routes/ops.routes.js';
 import { payRoutes } from './http/routes/pay.routes.js';
 import { paymentWebhookRoutes } from './http/routes/payment-webhooks.routes.js';
+import { previewRoutes } from './http/routes/preview.routes.js';
 import { purchaseRoutes } from './http/routes/purchase.routes.js';
 import { receiveRoutes } from './http/routes/receive.routes.js';
 import { salesRoutes } from './http/routes/sales.routes.js';
@@ -68,6 +69,7 @@ import type { NotificationService } from './services/notification.service.js';
 import type { OperatorService } from './services/operator.service.js';
 import type { OperatorAccess } from './services/operator-access.js';
 import type { OperatorBillingService } from './services/operator-billing.service.js';
+import type { PreviewService } from './services/preview.service.js';
 import type { PurchaseService } from './services/purchase.service.js';
 import type { ReceiveService } from './services/receive.service.js';
 import type { ReceiveRequestService } from './services/receive-request.service.js';
@@ -99,6 +101,8 @@ export interface AppDeps {
   /** The signed-in user's transfers: list, detail, changes, clones, added files (/dashboard/transfers). */
   dashboard: DashboardServices;
   downloads: DownloadService;
+  /** Thumbnails and in-page previews (thumbnail-links, rendition URLs). */
+  previews: PreviewService;
   notifications: NotificationService;
   auth: AuthService;
   /** Sign-in with the OpenID Connect providers of OIDC_PROVIDERS (none: the routes list none). */
@@ -159,7 +163,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 export function redactUrl(url: string): string {
   return url
     .replace(/([?&](?:password|userSecret)=)[^&]*/gi, '$1[redacted]')
-    .replace(/(\/blob\/)[^/?]+/, '$1[token]');
+    .replace(/(\/(?:blob|renditions)\/)[^/?]+/, '$1[token]');
 }
 
 /**
@@ -178,6 +182,19 @@ function withAnalytics(sources: CspSources, scriptUrl: string | null): CspSource
   if (!scriptUrl) return sources;
   const origin = new URL(scriptUrl).origin;
   return { ...sources, script: [...sources.script, origin], connect: [...sources.connect, origin] };
+}
+
+/**
+ * The preview origin's host answers rendition URLs and nothing else: no page, no API call, no upload is ever served
+ * from there, and nothing from there is served on Ferry's own origin.
+ */
+function servePreviewOriginOnly(app: FastifyInstance, origin: string): void {
+  const host = new URL(origin).host.toLowerCase();
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.host.toLowerCase() !== host) return;
+    if (request.url.startsWith('/api/transfer/downloads/renditions/')) return;
+    return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+  });
 }
 
 const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
@@ -225,7 +242,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   const secure = config.publicUrl?.startsWith('https:') ?? false;
-  const csp = withAnalytics(stripeCspSources(config.billing.stripe), config.site.analyticsScriptUrl);
+  const csp = {
+    ...withAnalytics(stripeCspSources(config.billing.stripe), config.site.analyticsScriptUrl),
+    media: config.previews.origin ? [config.previews.origin] : [],
+  };
+  if (config.previews.origin)
+    servePreviewOriginOnly(app as unknown as FastifyInstance, config.previews.origin);
   registerSecurityHeaders(app, secure, csp);
   await registerAuthentication(app, deps.auth, secure, config.publicUrl ?? null);
 
@@ -269,6 +291,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(transferRoutes(deps.transfers, deps.notifications, publicOrigin));
   await app.register(dashboardRoutes(deps.dashboard, publicOrigin));
   await app.register(downloadRoutes(deps.downloads, callerOrigin, deps.metrics));
+  await app.register(previewRoutes(deps.previews, callerOrigin, config.previews.origin !== null));
   await app.register(receiveRoutes(deps.receive, deps.receiveRequests, publicOrigin));
   await app.register(inboxRoutes(deps.inboxes, publicOrigin));
   await app.register(widgetScriptRoutes);

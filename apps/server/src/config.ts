@@ -200,6 +200,11 @@ const ConfigSchema = z
     SCAN_RETRY_LIMIT: z.coerce.number().int().min(0).max(1000).default(12),
     SCAN_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
     SCAN_WORKERS: z.coerce.number().int().min(1).max(32).default(2),
+    PREVIEWS_PER_TRANSFER: z.coerce.number().int().min(0).default(200),
+    PREVIEW_ORIGIN: z.string().url().optional(),
+    PREVIEW_MAX_INPUT_MB: z.coerce.number().int().min(1).default(2048),
+    FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+    PDFTOPPM_PATH: z.string().min(1).default('pdftoppm'),
     COUNTRY_HEADER: z
       .string()
       .regex(/^[A-Za-z0-9-]+$/)
@@ -402,6 +407,15 @@ const ConfigSchema = z
               workers: env.SCAN_WORKERS,
             }
           : null,
+      /** Thumbnails and previews (services/preview*.ts): the per-transfer view limit, input cap, external tools. */
+      previews: {
+        perTransfer: env.PREVIEWS_PER_TRANSFER,
+        /** A second origin (its own host name, pointing at Ferry) that serves renditions only; null: Ferry's own. */
+        origin: env.PREVIEW_ORIGIN ? new URL(env.PREVIEW_ORIGIN).origin : null,
+        maxInputBytes: env.PREVIEW_MAX_INPUT_MB * 1_000_000,
+        ffmpegPath: env.FFMPEG_PATH,
+        pdftoppmPath: env.PDFTOPPM_PATH,
+      },
       storage: env.STORAGE,
       /** The master key of encryption at rest (docs/encryption.md), or null: files stored as they are. */
       storageEncryptionKey: env.STORAGE_ENCRYPTION_KEY_FILE

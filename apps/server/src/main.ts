@@ -22,6 +22,7 @@ import { PgModerationRepository } from './db/moderation.repository.js';
 import { PgNotificationRepository } from './db/notification.repository.js';
 import { PgOperatorRepository } from './db/operator.repository.js';
 import { PgOperatorLog } from './db/operator-log.repository.js';
+import { PgPreviewRepository } from './db/preview.repository.js';
 import { PgProviderEvents } from './db/provider-events.repository.js';
 import { PgPurchaseRepository } from './db/purchase.repository.js';
 import { PgReceiveRepository } from './db/receive.repository.js';
@@ -47,6 +48,7 @@ import { Catalogue, loadPrices } from './payments/catalogue.js';
 import { ManualProvider } from './payments/manual.js';
 import type { PaymentProvider } from './payments/provider.js';
 import type { ProviderEventHandler } from './payments/provider-events.js';
+import { detectPreviewTools, PreviewRenderer } from './previews/renderer.js';
 import { MemoryRateLimiter } from './ratelimit/memory.js';
 import { RedisLocker } from './redis/redis-locker.js';
 import { RedisRateLimiter } from './redis/redis-rate-limiter.js';
@@ -84,6 +86,9 @@ import { OperatorAccess } from './services/operator-access.js';
 import { OperatorBillingService } from './services/operator-billing.service.js';
 import { PlanService } from './services/plan.service.js';
 import type { RateLimiter } from './services/ports.js';
+import { PreviewService } from './services/preview.service.js';
+import { PREVIEW_RENDER, PreviewJobs } from './services/preview-jobs.js';
+import type { PreviewJob } from './services/preview-ports.js';
 import { PurchaseService } from './services/purchase.service.js';
 import { DEFAULT_RECEIVE_RATE_LIMITS, ReceiveService } from './services/receive.service.js';
 import { ReceiveOwners } from './services/receive-owner.js';
@@ -307,6 +312,15 @@ export async function createFerry(
           retryDelay: config.scan?.retryDelaySeconds ?? 30,
           retryBackoff: true,
           expireInSeconds: (config.scan?.timeoutSeconds ?? 600) + 60,
+        },
+        // One job per file; a storage error is retried, a file the tools cannot read ends as "none" at once.
+        {
+          name: PREVIEW_RENDER,
+          policy: 'short',
+          retryLimit: 2,
+          retryDelay: 30,
+          retryBackoff: true,
+          expireInSeconds: 900,
         },
         { name: WEBHOOKS_TICK, policy: 'singleton', retryLimit: 0, expireInSeconds: 600 },
         // One running copy per clone ('stately'); a large server-side copy may take a while.
@@ -699,6 +713,43 @@ export async function createFerry(
     transfers.allowSelling(purchases.enabled);
     downloads.requirePurchases(purchases);
     dashboard.read.showSales((transferId) => purchases.sales(transferId));
+    // Thumbnails and previews: rendered by jobs after upload, served as signed renditions (never the file).
+    const previewRepo = new PgPreviewRepository(database.db);
+    const previewJobs = new PreviewJobs(
+      previewRepo,
+      repo,
+      storage.blobs,
+      new PreviewRenderer(await detectPreviewTools(config.previews, logger.child({ component: 'previews' }))),
+      {
+        queue: async (job) =>
+          void (await jobs.send(PREVIEW_RENDER, job, { singletonKey: `${job.transferId}:${job.fileId}` })),
+      },
+      { maxInputBytes: config.previews.maxInputBytes, tempDir: path.join(config.dataDir, 'tmp') },
+      logger.child({ component: 'previews' }),
+    );
+    transfers.onFilesArrived(previewJobs);
+    notifications.onExpiry((transferId) => previewJobs.removeAll(transferId));
+    await jobs.work<PreviewJob>(PREVIEW_RENDER, async (job) => {
+      try {
+        const done = await previewJobs.render(job.data);
+        return { status: done.status, kind: done.kind, reason: done.reason };
+      } catch (err) {
+        // The storage failed us (the renderer's own failures are "none" already): retried, then none for good.
+        if (job.retryCount < 2) throw err;
+        await previewJobs.giveUp(job.data, err);
+        return { status: 'none', reason: 'failed' };
+      }
+    });
+    const previews = new PreviewService(
+      previewRepo,
+      repo,
+      downloads,
+      previewJobs,
+      storage.blobs,
+      new Signer(signer.derive('rendition-links')),
+      { perTransfer: config.previews.perTransfer, linkTtlSeconds: 3600, origin: config.previews.origin },
+    );
+    downloads.servePreviews(previews);
     downloads.onPasswordGuessing(async (transfer, info) => {
       const owner = transfer.ownerId ? await accounts.user(transfer.ownerId) : null;
       await notifications.passwordGuessing(
@@ -728,6 +779,7 @@ export async function createFerry(
       transfers,
       dashboard,
       downloads,
+      previews,
       notifications,
       auth,
       oidc: new OidcSignIn(

@@ -6,6 +6,7 @@ export * from './api/dashboard.js';
 export * from './api/limits.js';
 export * from './api/moderation.js';
 export * from './api/operator.js';
+export * from './api/previews.js';
 export * from './api/receive.js';
 export * from './api/security-log.js';
 export * from './api/team.js';

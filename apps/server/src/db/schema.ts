@@ -86,6 +86,8 @@ export const transfers = pgTable(
     priceCurrency: text('price_currency'),
     /** A RETAINED transfer's files are kept until then for legal requests (RETENTION_DAYS), then purged. */
     retainedUntil: ts('retained_until'),
+    /** In-page previews given (link calls with preview=true), counted apart from downloads (PREVIEWS_PER_TRANSFER). */
+    previewCount: integer('preview_count').notNull().default(0),
   },
   (t) => [
     index('transfers_anonymous_pending_idx')
@@ -189,6 +191,30 @@ export const transferFiles = pgTable(
     index('transfer_files_scan_pending_idx').on(t.transferId).where(sql`scan_status = 'pending'`),
     index('transfer_files_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
   ],
+);
+
+/**
+ * Thumbnails and previews of a file, made by a background job after upload: `pending` until the job ran, then
+ * `ready` (renditions stored as blobs under derived keys) or `none` (no kind, no tool, too large, or it failed).
+ * `renditions` lists { role: 'thumb' | 'preview', page, key, contentType, width, height, size }.
+ */
+export const filePreviews = pgTable(
+  'file_previews',
+  {
+    transferId: text('transfer_id')
+      .notNull()
+      .references(() => transfers.id, { onDelete: 'cascade' }),
+    fileId: text('file_id').notNull(),
+    status: text('status').notNull(),
+    /** image | video | audio | pdf | text; null when the file is none of them. */
+    kind: text('kind'),
+    renditions: jsonb('renditions').notNull().default([]),
+    pageCount: integer('page_count'),
+    /** Why there is none (logged too): unsupported, too-large, tool-missing, failed. */
+    reason: text('reason'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.transferId, t.fileId] })],
 );
 
 /**

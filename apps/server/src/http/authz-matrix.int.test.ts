@@ -1011,6 +1011,18 @@ const TABLE: Record<string, Row> = {
     expect: same(NF),
     call: () => ({ path: '/api/transfer/downloads/blob/forged.token' }),
   },
+  // Thumbnails: the download's checks (the password first, whoever is signed in); renditions by signed URL only.
+  'POST /api/transfer/downloads/thumbnail-links': {
+    expect: same([401, 'PASSWORD_REQUIRED']),
+    call: ({ target }) => ({
+      path: `/api/transfer/downloads/thumbnail-links?transferId=${target.sent.transferId}`,
+      body: { fileIds: [target.sent.fileId], format: 'web' },
+    }),
+  },
+  'GET /api/transfer/downloads/renditions/:token': {
+    expect: same(NF),
+    call: () => ({ path: '/api/transfer/downloads/renditions/forged.token' }),
+  },
 
   // --- the address book and contact groups: the account's own; another account's are not found ---
   'GET /api/user/contacts': {

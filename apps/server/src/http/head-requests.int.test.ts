@@ -45,7 +45,13 @@ function apiGetPaths(): string[] {
 }
 
 /** Where a HEAD is meant: it reads and changes nothing there (the documentation's static files list HEAD). */
-const HEAD_MEANT = ['/api/health', '/api/ready', '/api/transfer/downloads/blob/:token', '/api/docs/*'];
+const HEAD_MEANT = [
+  '/api/health',
+  '/api/ready',
+  '/api/transfer/downloads/blob/:token',
+  '/api/transfer/downloads/renditions/:token',
+  '/api/docs/*',
+];
 
 describe('HEAD under /api', () => {
   it('answers 405 (Allow: GET) on every GET route but the few where a HEAD is meant', async () => {

@@ -76,6 +76,15 @@ export interface PurchaseGate {
   payUrl(transferId: string): string;
 }
 
+/** Where a preview link's renditions come from (PreviewService). */
+export interface PreviewGate {
+  previewLink(
+    transfer: TransferRecord,
+    file: TransferFileRecord,
+    ctx: DownloadContext,
+  ): Promise<DownloadLinkResponse>;
+}
+
 export class DownloadService {
   constructor(
     private readonly repo: TransferRepository,
@@ -190,6 +199,38 @@ export class DownloadService {
       throw new AppError('TRANSFER_NOT_FOUND', 'This transfer does not exist or is not yours to download.');
   }
 
+  private previews: PreviewGate | null = null;
+
+  /** In-page previews (link with preview=true): renditions, counted apart from downloads (PreviewService). */
+  servePreviews(gate: PreviewGate): void {
+    this.previews = gate;
+  }
+
+  /**
+   * The checks of a download for what is not one (thumbnails): the transfer is open, S3 only for its owner, S1 only
+   * with a personal link (or for its owner), the password given and right. Says whether a priced transfer is bought.
+   */
+  async viewerAccess(
+    query: { transferId: string; password?: string; userSecret?: string; purchaseToken?: string },
+    ctx: DownloadContext,
+  ): Promise<{ transfer: TransferRecord; purchased: boolean }> {
+    const transfer = await this.available(query.transferId);
+    await this.checkReceived(transfer, ctx);
+    await this.personalLink(transfer, query.userSecret, ctx);
+    if (transfer.passwordHash) {
+      if (query.password === undefined)
+        throw new AppError('PASSWORD_REQUIRED', 'This transfer is protected by a password.');
+      await this.checkPasswordOf(transfer, query.password, ctx);
+    }
+    const sale = await this.purchaseState(transfer, query.purchaseToken, ctx);
+    return { transfer, purchased: sale.purchased };
+  }
+
+  /** A transfer that may still be read from (status, expiry, owner not suspended), for signed rendition URLs. */
+  stillAvailable(transferId: string): Promise<TransferRecord> {
+    return this.available(transferId);
+  }
+
   async info(
     query: { transferId: string; password?: string; userSecret?: string; purchaseToken?: string },
     ctx: DownloadContext,
@@ -291,9 +332,11 @@ export class DownloadService {
     if (query.preview) {
       if (!transfer.allowPreview)
         throw new AppError('FORBIDDEN', 'Previews are turned off for this transfer.');
-      // A preview is a rendition made for viewing, counted as a preview; none are made yet. Never the file's own
-      // bytes or the ZIP: those are a download, with its count, its limits and its log.
-      throw new AppError('PREVIEW_NOT_AVAILABLE', 'No preview is available for this file.');
+      // A preview is a rendition made for viewing, counted as a preview. Never the file's own bytes or the ZIP:
+      // those are a download, with its count, its limits and its log.
+      if (!file || !this.previews)
+        throw new AppError('PREVIEW_NOT_AVAILABLE', 'No preview is available for this file.');
+      return this.previews.previewLink(transfer, file, ctx);
     }
     const size = file ? file.size : buildZipLayout(zipEntries(await this.zipFiles(transfer))).totalSize;
     await this.checkDownloadAllowance(transfer, size);

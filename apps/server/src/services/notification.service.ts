@@ -670,6 +670,13 @@ export class NotificationService {
     return { expired, reminded, requestsReminded, redispatched: unsent.length, reconfirmed: stale.length };
   }
 
+  private readonly derivedBlobs: Array<(transferId: string) => Promise<void>> = [];
+
+  /** Blobs made from a transfer's files (thumbnails, previews): deleted with its files at expiry. */
+  onExpiry(remove: (transferId: string) => Promise<void>): void {
+    this.derivedBlobs.push(remove);
+  }
+
   /** Deletes the bytes of expired transfers and records EXPIRED; names, sizes, hashes and history stay. */
   async expireDue(now: Date = this.now()): Promise<number> {
     let count = 0;
@@ -685,6 +692,17 @@ export class NotificationService {
           this.logger.warn(
             { err, transferId: id, fileId: f.id },
             'could not delete an expired file; will retry',
+          );
+        }
+      }
+      for (const extra of this.derivedBlobs) {
+        try {
+          await extra(id);
+        } catch (err) {
+          failed = true;
+          this.logger.warn(
+            { err, transferId: id },
+            'could not delete an expired transfer’s renditions; will retry',
           );
         }
       }

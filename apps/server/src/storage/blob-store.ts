@@ -16,6 +16,11 @@ export interface BlobStore {
   read(key: string, range?: ByteRange): Promise<Readable>;
   /** Size of a blob, or null when it does not exist. */
   size(key: string): Promise<number | null>;
+  /**
+   * Stores a file from local disk as a blob (renditions Ferry makes: thumbnails, previews), streamed; replaces a
+   * blob of that key.
+   */
+  putFile(key: string, filePath: string, contentType: string): Promise<void>;
   /** Removes a blob; removing one that is gone is not an error. */
   delete(key: string): Promise<void>;
   /** Checks the store answers, for readiness probes. */

@@ -96,8 +96,25 @@ async function isFinished(file: string, size: number): Promise<boolean> {
 /** Writes the encrypted form of `file` beside it and renames it over `file`; returns the plaintext length. */
 async function encryptFile(file: string, master: Buffer): Promise<number> {
   const temporary = `${file}.encrypting-${randomBytes(4).toString('hex')}`;
+  const length = await writeEncryptedCopy(file, temporary, master);
+  try {
+    const before = await fs.stat(file);
+    if (before.size !== length) throw new Error(`${file} changed while it was being encrypted`);
+    await fs.rename(temporary, file);
+    return length;
+  } catch (error) {
+    await fs.rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Writes `source`, encrypted in the stored format (a header, then segments), to the new file `target`, synced;
+ * returns the plaintext length. `target` is removed again on failure.
+ */
+export async function writeEncryptedCopy(source: string, target: string, master: Buffer): Promise<number> {
   const { header, key } = newHeader(master);
-  const out = await fs.open(temporary, 'wx');
+  const out = await fs.open(target, 'wx');
   let position = 0;
   let length = 0;
   try {
@@ -110,7 +127,7 @@ async function encryptFile(file: string, master: Buffer): Promise<number> {
       position += segment.diskBytes;
       segment = new SegmentEncryptor(key, segment.index + 1);
     };
-    for await (const chunk of createReadStream(file, { highWaterMark: SEGMENT_BYTES })) {
+    for await (const chunk of createReadStream(source, { highWaterMark: SEGMENT_BYTES })) {
       for (let rest = chunk as Buffer; rest.length > 0; ) {
         const take = Math.min(SEGMENT_BYTES - segment.plaintextBytes, rest.length);
         segment.update(rest.subarray(0, take));
@@ -122,13 +139,10 @@ async function encryptFile(file: string, master: Buffer): Promise<number> {
     if (segment.plaintextBytes > 0) await flush();
     await out.sync();
     await out.close();
-    const before = await fs.stat(file);
-    if (before.size !== length) throw new Error(`${file} changed while it was being encrypted`);
-    await fs.rename(temporary, file);
     return length;
   } catch (error) {
     await out.close().catch(() => undefined);
-    await fs.rm(temporary, { force: true });
+    await fs.rm(target, { force: true });
     throw error;
   }
 }

@@ -7,6 +7,7 @@ import { Upload } from '@tus/utils';
 import { BatchedFileStore } from './batched-file-store.js';
 import { decryptingStream, openBlob } from './blob-encryption.js';
 import { BlobMissingError, type BlobStore, type ByteRange, type Storage } from './blob-store.js';
+import { writeEncryptedCopy } from './encrypt-in-place.js';
 import { EncryptedFileStore } from './encrypted-file-store.js';
 
 /** Blobs as files under one root folder on local disk. */
@@ -53,6 +54,17 @@ export class LocalBlobStore implements BlobStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
+  }
+
+  async putFile(key: string, filePath: string): Promise<void> {
+    const target = this.resolve(key);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    // Written beside, then renamed: a reader never sees half a file.
+    const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    // With a master key a blob put here (a preview's rendition) is stored encrypted, like every upload.
+    if (this.master) await writeEncryptedCopy(filePath, temp, this.master);
+    else await fs.copyFile(filePath, temp);
+    await fs.rename(temp, target);
   }
 
   async delete(key: string): Promise<void> {

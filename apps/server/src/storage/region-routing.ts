@@ -2,9 +2,12 @@ import type { Readable } from 'node:stream';
 import { DataStore, type Upload } from '@tus/utils';
 import type { BlobStore, Storage } from './blob-store.js';
 
-/** The transfer an upload id or blob key (`<transferId>-<fileId>`, S3's keys) belongs to. */
+/**
+ * The transfer an upload id or blob key belongs to: `<transferId>-<fileId>` (S3's keys), or a preview's rendition
+ * `previews/<transferId>/<fileId>/…`.
+ */
 export function transferOfKey(key: string): string | null {
-  return /^([A-Za-z0-9]+)-/.exec(key)?.[1] ?? null;
+  return /^(?:previews\/)?([A-Za-z0-9]+)[-/]/.exec(key)?.[1] ?? null;
 }
 
 /**
@@ -34,6 +37,8 @@ export function routeByTransferRegion(
   const blobs: BlobStore = {
     read: async (key, range) => (await pick(key)).blobs.read(key, range),
     size: async (key) => (await pick(key)).blobs.size(key),
+    putFile: async (key, filePath, contentType) =>
+      (await pick(key)).blobs.putFile(key, filePath, contentType),
     delete: async (key) => (await pick(key)).blobs.delete(key),
     ping: async () => void (await Promise.all(allRegions.map((s) => s.blobs.ping()))),
   };

@@ -1,5 +1,6 @@
 import { createHash, hkdfSync } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { transferOfKey } from './region-routing.js';
 
 /**
  * SSE-C: S3 encrypts an object with a key Ferry sends on every call that writes or reads it, and keeps only a salted
@@ -41,7 +42,8 @@ export function transferSseCKeys(
   const known = new Map<string, boolean>();
   return {
     async keyOf(objectKey) {
-      const transferId = /^([A-Za-z0-9]+)-/.exec(objectKey)?.[1];
+      // Uploads (`<transferId>-<fileId>`) and previews' renditions (`previews/<transferId>/…`) alike.
+      const transferId = transferOfKey(objectKey);
       if (!transferId) return null;
       let on = known.get(transferId);
       if (on === undefined) {

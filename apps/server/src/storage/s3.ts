@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
@@ -7,6 +9,7 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  PutObjectCommand,
   S3Client,
   type S3ClientConfig,
   UploadPartCopyCommand,
@@ -170,6 +173,19 @@ export class S3BlobStore implements BlobStore {
       throw error;
     }
     return size;
+  }
+
+  async putFile(key: string, filePath: string, contentType: string): Promise<void> {
+    const { size } = await fs.stat(filePath);
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: createReadStream(filePath),
+        ContentLength: size,
+        ContentType: contentType,
+      }),
+    );
   }
 
   /** Deletes the blob and whatever its tus upload left beside it (`.info`, `.part`, an unfinished upload). */

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Upload } from '@tus/utils';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +106,25 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
       await expect(storage.tusStore.getUpload(id)).rejects.toThrow();
       await storage.blobs.delete(key);
       await storage.blobs.delete(storage.uploadBlobKey(newUploadId()));
+    });
+
+    it('stores a file from disk under a derived key (renditions), replaces it, and deletes it', async () => {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-put-'));
+      try {
+        const file = path.join(dir, 'thumb.webp');
+        const key = `previews/${newUploadId()}/thumb.webp`;
+        await fs.writeFile(file, randomBytes(2000));
+        await storage.blobs.putFile(key, file, 'image/webp');
+        const second = randomBytes(1500);
+        await fs.writeFile(file, second);
+        await storage.blobs.putFile(key, file, 'image/webp');
+        expect(await storage.blobs.size(key)).toBe(second.length);
+        expect((await collect(await storage.blobs.read(key))).equals(second)).toBe(true);
+        await storage.blobs.delete(key);
+        expect(await storage.blobs.size(key)).toBeNull();
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true });
+      }
     });
 
     it('deletes an unfinished upload', async () => {

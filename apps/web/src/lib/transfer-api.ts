@@ -5,6 +5,7 @@ import {
   Limits,
   SenderVerificationResendResponse,
   SenderVerificationResponse,
+  ThumbnailLinksResponse,
   type TransferCreateRequest,
   TransferCreateResponse,
   TransferSummary,
@@ -131,4 +132,27 @@ export function getDownloadLink(
   },
 ): Promise<DownloadLinkResponse> {
   return apiRequest('/transfer/downloads/link', { query: { ...access }, schema: DownloadLinkResponse });
+}
+
+/** Thumbnails of some files (spec §7 thumbnail-links); `pending` ones are asked again a little later. */
+export function getThumbnailLinks(
+  access: DownloadAccess,
+  fileIds: string[],
+  signal?: AbortSignal,
+): Promise<ThumbnailLinksResponse> {
+  return apiRequest('/transfer/downloads/thumbnail-links', {
+    method: 'POST',
+    query: { ...access },
+    body: { fileIds, format: 'web' },
+    schema: ThumbnailLinksResponse,
+    signal,
+  });
+}
+
+/** An in-page preview of one file (link with preview=true): renditions, counted as a preview, not a download. */
+export function getPreview(access: DownloadAccess, fileId: string): Promise<DownloadLinkResponse> {
+  return apiRequest('/transfer/downloads/link', {
+    query: { ...access, fileId, preview: true },
+    schema: DownloadLinkResponse,
+  });
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { FILE_ID_LENGTH, TRANSFER_ID_LENGTH } from '../constants.js';
 import { SCAN_STATUSES, TRANSFER_EVENTS, TRANSFER_STATUSES, TRANSFER_TYPES } from '../enums.js';
 import { EVENT_ACTOR_KINDS } from '../rules/event-actor.js';
 import { hasLayoutControlChars } from '../rules/text.js';
 import { TransferPrice } from './billing.js';
+import { FileId, TransferId } from './ids.js';
+import { PreviewLinkDetails } from './previews.js';
 
 /** Free text that is stored: PostgreSQL text cannot hold NUL, so it is refused up front (400, not 500). */
 const text = () => z.string().refine((v) => !v.includes('\u0000'), 'must not contain NUL characters');
@@ -21,10 +22,7 @@ export const PersonName = (max = 200) =>
 /** An e-mail address as people type it: surrounding spaces are dropped. */
 export const Email = z.string().trim().email().max(320);
 
-export const TransferId = z
-  .string()
-  .regex(new RegExp(`^[A-Za-z0-9]{${TRANSFER_ID_LENGTH}}$`), 'not a transfer id');
-export const FileId = z.string().regex(new RegExp(`^[A-Za-z0-9]{${FILE_ID_LENGTH}}$`), 'not a file id');
+export { FileId, TransferId };
 export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'not a lowercase hex SHA-256');
 
 export const TransferFileInput = z.object({
@@ -271,6 +269,8 @@ export const DownloadLinkResponse = z.object({
   /** SHA-256 of the file; null for the ZIP. */
   sha256: Sha256Hex.nullable(),
   expiresAt: z.string(),
+  /** With preview=true: the renditions to show in the page (`url` is the first); never the file's own bytes. */
+  preview: PreviewLinkDetails.optional(),
 });
 export type DownloadLinkResponse = z.infer<typeof DownloadLinkResponse>;
 

@@ -19,18 +19,24 @@ export interface CspSources {
   script: string[];
   frame: string[];
   connect: string[];
+  /** Where images and media come from besides 'self' (PREVIEW_ORIGIN: thumbnails and previews). */
+  media?: string[];
 }
 
 export function contentSecurityPolicy(extra: CspSources = { script: [], frame: [], connect: [] }): string {
   const add = (directive: string, sources: string[]) =>
     sources.length ? `${directive} ${sources.join(' ')}` : directive;
+  const media = extra.media ?? [];
   const policy = BASE_CSP.map((d) =>
     d.startsWith('script-src ')
       ? add(d, extra.script)
       : d.startsWith('connect-src ')
-        ? add(d, extra.connect)
-        : d,
+        ? add(d, [...extra.connect, ...media])
+        : d.startsWith('img-src ')
+          ? add(d, media)
+          : d,
   );
+  if (media.length) policy.push(`media-src 'self' ${media.join(' ')}`);
   if (extra.frame.length) policy.push(`frame-src ${extra.frame.join(' ')}`);
   return policy.join('; ');
 }
@@ -50,7 +56,9 @@ export function registerSecurityHeaders(app: FastifyInstance, https: boolean, ex
     reply.header('Referrer-Policy', 'no-referrer');
     if (!widgetPage) reply.header('X-Frame-Options', 'DENY');
     reply.header('Cross-Origin-Opener-Policy', 'same-origin');
-    reply.header('Cross-Origin-Resource-Policy', embeddable ? 'cross-origin' : 'same-origin');
+    // A route that is meant to be loaded by another origin (renditions on PREVIEW_ORIGIN) says so itself.
+    if (!reply.hasHeader('Cross-Origin-Resource-Policy'))
+      reply.header('Cross-Origin-Resource-Policy', embeddable ? 'cross-origin' : 'same-origin');
     reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
     if (https) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     if (!request.url.startsWith('/api/docs') && !reply.hasHeader('Content-Security-Policy')) {

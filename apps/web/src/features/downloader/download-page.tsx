@@ -20,6 +20,7 @@ import {
   saveDownloaderEmail,
 } from './downloader-email';
 import { PasswordForm } from './password-form';
+import { PreviewGallery } from './preview-gallery';
 import { forgetPurchase, keepPurchaseToken, purchaseTokenOf } from './purchase-store';
 import { ReportAbuse } from './report-abuse';
 
@@ -223,6 +224,12 @@ function TransferDetails({
             <DownloadIcon /> {t('downloader:download_this_file')}
           </button>
         </section>
+      )}
+      {info.allowPreview && !NOT_READY.has(info.status) && info.files.length > 0 && (
+        <PreviewGallery
+          access={{ transferId: info.transferId, password, userSecret, purchaseToken }}
+          files={info.files}
+        />
       )}
       <DownloadFileList
         files={info.files}
