@@ -166,6 +166,16 @@ describe('the moderation queue', () => {
     const bytes = await fetchBytes(before.body.url);
     expect(bytes.status).toBe(403);
     expect(JSON.parse(bytes.data.toString()).codes).toEqual(['TRANSFER_UNDER_REVIEW']);
+    // Nor a thumbnail: a rendition shows what is under review.
+    const thumbs = await api(
+      ferry.baseUrl,
+      `/api/transfer/downloads/thumbnail-links?transferId=${transferId}`,
+      {
+        method: 'POST',
+        json: { fileIds: ['AAAAAA'], format: 'web' },
+      },
+    );
+    expect([thumbs.status, thumbs.body.codes]).toEqual([403, ['TRANSFER_UNDER_REVIEW']]);
 
     const released = await asOperator('POST', `/api/operator/moderation/${transferId}/release`);
     expect([released.status, released.body.status, released.body.hold, released.body.reports]).toEqual([

@@ -315,6 +315,50 @@ describe('virus scanning, SCAN_POLICY=background', () => {
     expect((await link(ferry, transferId, ids[0])).status).toBe(200);
   }, 120_000);
 
+  it('revokes the previews of a file found infected later: a rendition URL issued before stops serving', async () => {
+    const ferry = await ferryWith({ SCAN_POLICY: 'background' });
+    const sender = await signedInAccount(ferry.baseUrl, 'scan-preview@example.test', (to) =>
+      sink.waitFor((m) => m.to.includes(to)),
+    );
+    await clamd.stop();
+    try {
+      const { transferId, ids } = await send(ferry, sender.bearer, [
+        { name: 'notes.txt', data: Buffer.from(EICAR) },
+      ]);
+      // Not scanned yet, served at once (background): its text rendition is made and shown.
+      const preview = () =>
+        api(
+          ferry.baseUrl,
+          `/api/transfer/downloads/link?transferId=${transferId}&fileId=${ids[0]}&preview=true`,
+        );
+      const shown = await until(preview, (r) => r.status === 200);
+      const before = await fetch(shown.body.url);
+      expect(before.status).toBe(200);
+      expect(await before.text()).toBe(EICAR);
+      await clamd.start();
+      await until(
+        () => info(ferry, transferId),
+        (r) => r.body.files[0].scanStatus === 'infected',
+        90_000,
+      );
+      const after = await fetch(shown.body.url);
+      expect(after.status).toBe(403);
+      expect(((await after.json()) as { codes: string[] }).codes).toEqual(['FILE_INFECTED']);
+      expect((await preview()).body.codes).toEqual(['FILE_INFECTED']);
+      const thumbs = await api(
+        ferry.baseUrl,
+        `/api/transfer/downloads/thumbnail-links?transferId=${transferId}`,
+        {
+          method: 'POST',
+          json: { fileIds: ids, format: 'web' },
+        },
+      );
+      expect(thumbs.body.thumbnails).toEqual([{ fileId: ids[0], status: 'none', preview: false }]);
+    } finally {
+      await clamd.start().catch(() => undefined);
+    }
+  }, 150_000);
+
   it('without clamd, every file is not-scanned (never clean)', async () => {
     const ferry = await startTestFerry({ env: { SMTP_URL: sink.url } });
     ferries.push(ferry);

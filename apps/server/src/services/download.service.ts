@@ -131,7 +131,10 @@ export class DownloadService {
   /** Virus scanning: infected files are never served; with `block`, pending ones are not either. */
   gateScans(policy: 'block' | 'background' | null): void {
     this.blockPending = policy === 'block';
+    this.scanning = policy !== null;
   }
+
+  private scanning = false;
 
   /** Refuses a file that the virus scan found infected or, under the block policy, has not scanned yet. */
   private checkScan(transfer: TransferRecord, file: TransferFileRecord | null): void {
@@ -217,6 +220,7 @@ export class DownloadService {
     const transfer = await this.available(query.transferId);
     await this.checkReceived(transfer, ctx);
     await this.personalLink(transfer, query.userSecret, ctx);
+    refuseUnderReview(transfer);
     if (transfer.passwordHash) {
       if (query.password === undefined)
         throw new AppError('PASSWORD_REQUIRED', 'This transfer is protected by a password.');
@@ -226,9 +230,25 @@ export class DownloadService {
     return { transfer, purchased: sale.purchased };
   }
 
-  /** A transfer that may still be read from (status, expiry, owner not suspended), for signed rendition URLs. */
-  stillAvailable(transferId: string): Promise<TransferRecord> {
-    return this.available(transferId);
+  /**
+   * A transfer that may still be read from (status, expiry, owner not suspended, not under review), and the file
+   * one of its renditions shows, checked as its download would be (never infected; scanned first under `block`).
+   */
+  async stillViewable(transferId: string, fileId: string): Promise<TransferRecord> {
+    const transfer = await this.available(transferId);
+    refuseUnderReview(transfer);
+    const file = await this.repo.file(transferId, fileId);
+    if (!file?.uploadedAt) throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
+    this.checkScan(transfer, file);
+    return transfer;
+  }
+
+  /** How the virus scan lets a file be shown as a thumbnail: `none` when infected, `pending` while it must wait. */
+  scanView(transfer: TransferRecord, file: TransferFileRecord): 'shown' | 'pending' | 'none' {
+    if (file.scanStatus === 'infected') return 'none';
+    if (transfer.status === 'SCANNING' || (this.blockPending && file.scanStatus === 'pending'))
+      return 'pending';
+    return 'shown';
   }
 
   async info(
@@ -266,6 +286,7 @@ export class DownloadService {
       downloadsLeft:
         transfer.maxDownloads === null ? null : Math.max(0, transfer.maxDownloads - transfer.downloadCount),
       files,
+      virusScan: this.scanning,
       downloaderEmailRequired: emailRequired(transfer),
       recipientEmail: recipient?.email ?? null,
       price: sale.price,

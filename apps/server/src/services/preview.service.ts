@@ -88,7 +88,13 @@ export class PreviewService {
     return {
       thumbnails: ids.map((fileId): ThumbnailLink => {
         const row = byId.get(fileId);
-        if (!row || !files.has(fileId)) return none(fileId);
+        const file = files.get(fileId);
+        if (!row || !file) return none(fileId);
+        // Renditions of a file follow its virus scan: never of an infected one, not before it is scanned (block).
+        const scan = this.downloads.scanView(transfer, file);
+        if (scan === 'none') return none(fileId);
+        if (scan === 'pending')
+          return { fileId, status: 'pending', kind: row.kind ?? undefined, preview: false };
         if (row.status !== 'ready')
           return { fileId, status: row.status, kind: row.kind ?? undefined, preview: false };
         const preview = previews && row.renditions.some((r) => r.role === 'preview');
@@ -158,7 +164,7 @@ export class PreviewService {
     )
       throw new AppError('TRANSFER_NOT_FOUND', 'This preview link is not valid.');
     if (p.e < this.now().getTime()) throw new AppError('TRANSFER_EXPIRED', 'This preview link has expired.');
-    const transfer = await this.downloads.stillAvailable(p.t);
+    const transfer = await this.downloads.stillViewable(p.t, p.f);
     if (p.g !== transfer.accessEpoch || !transfer.allowPreview)
       throw new AppError('TRANSFER_NOT_FOUND', 'This preview link was revoked: open the transfer again.');
     const [row] = await this.repo.find(p.t, [p.f]);

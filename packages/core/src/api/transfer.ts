@@ -229,6 +229,11 @@ export const DownloadInfo = z.object({
   totalSize: z.number().int(),
   downloadsLeft: z.number().int().nullable(),
   files: z.array(DownloadFile),
+  /**
+   * This server scans files for viruses (clamd configured): a file's `not-scanned` is then worth telling (too
+   * large for the scanner); without scanning every file is `not-scanned` and pages need not say so per file.
+   */
+  virusScan: z.boolean().default(false),
   /** The downloader must give an e-mail address (`downloaderEmail`) before a download link is issued. */
   downloaderEmailRequired: z.boolean(),
   /** With a valid `userSecret`: the recipient that personal link belongs to. */

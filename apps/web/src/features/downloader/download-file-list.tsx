@@ -6,6 +6,8 @@ import { folderOf } from '../uploader/selection';
 
 interface DownloadFileListProps {
   files: readonly DownloadFile[];
+  /** The server scans files: only then is a file's "not scanned" news (too large for the scanner). */
+  virusScan: boolean;
   highlightedId: string | undefined;
   busyId: string | null;
   disabled: boolean;
@@ -25,6 +27,7 @@ const SCAN_NOTICE = {
  */
 export function DownloadFileList({
   files,
+  virusScan,
   highlightedId,
   busyId,
   disabled,
@@ -50,7 +53,7 @@ export function DownloadFileList({
               <span className="file-row-base">{truncateFileName(f.name)}</span>
             </span>
             <span className="file-row-size">{formatSize(f.size, i18n.language)}</span>
-            {f.scanStatus !== 'clean' && (
+            {f.scanStatus !== 'clean' && (virusScan || f.scanStatus !== 'not-scanned') && (
               <span
                 className={`file-row-scan scan-${f.scanStatus}`}
                 data-testid={`file-scan-${f.id}`}

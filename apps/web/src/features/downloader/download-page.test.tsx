@@ -46,6 +46,7 @@ const unlocked: DownloadInfo = {
   ],
   downloaderEmailRequired: false,
   recipientEmail: null,
+  virusScan: true,
 };
 const locked: DownloadInfo = { ...unlocked, locked: true, files: [] };
 
@@ -292,6 +293,14 @@ describe('download page', () => {
     const settled = fetchMock.mock.calls.length;
     await act(async () => vi.advanceTimersByTime(20_000));
     expect(fetchMock.mock.calls.length).toBe(settled);
+  });
+
+  it('says nothing of scanning per file when the server does not scan (every file is not-scanned)', async () => {
+    serve(() => json({ ...unlocked, passwordProtected: false, virusScan: false }));
+    view = await render(harness(<DownloadPage />, `/dl/${ID}`, PATTERN).ui);
+    await flush();
+    expect(byTestId(view.container, 'download-file-FILE01')).toBeTruthy();
+    expect(view.container.querySelector('[data-testid^="file-scan-"]')).toBeNull();
   });
 
   it('shows the spec notice when the download limit is reached', async () => {

@@ -233,6 +233,7 @@ function TransferDetails({
       )}
       <DownloadFileList
         files={info.files}
+        virusScan={info.virusScan}
         highlightedId={highlightedId}
         busyId={busy}
         disabled={blocked}

@@ -52,6 +52,7 @@ const info: DownloadInfo = {
   ],
   downloaderEmailRequired: false,
   recipientEmail: null,
+  virusScan: true,
 };
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });

@@ -37,6 +37,7 @@ const onSale: DownloadInfo = {
   ],
   downloaderEmailRequired: false,
   recipientEmail: null,
+  virusScan: true,
   price: { amount: 1250, currency: 'EUR' },
   purchased: false,
 };

@@ -37,6 +37,7 @@ const info = (overrides: Partial<DownloadInfo> = {}): DownloadInfo => ({
   ],
   downloaderEmailRequired: false,
   recipientEmail: null,
+  virusScan: true,
   ...overrides,
 });
 
