@@ -12,7 +12,8 @@ import { describeStorageContract } from './storage.contract.js';
 const master = randomBytes(32);
 /** Transfers whose id starts with "plain" are stored without SSE-C (disableSSEC); all others with. */
 const withSseC = (transferId: string) => !transferId.startsWith('plain');
-const transferOf = (key: string) => /^([A-Za-z0-9]+)-/.exec(key)?.[1];
+/** An upload's object (`<transferId>-<fileId>`) and a rendition (`previews/<transferId>/…`) carry their transfer's key. */
+const transferOf = (key: string) => /^(?:previews\/)?([A-Za-z0-9]+)[-/]/.exec(key)?.[1];
 
 let s3: TestS3;
 beforeAll(async () => {
