@@ -99,6 +99,25 @@ export class PreviewRenderer {
     return { role, page, ...(await this.webp(image, px, out)) } satisfies RenderedFile;
   }
 
+  /** The thumbnail and the poster (shown before a clip plays) made from one still: a video frame, a waveform. */
+  private async thumbAndPoster(source: string, outDir: string): Promise<[RenderedFile, RenderedFile]> {
+    const poster = await this.still(
+      source,
+      'poster',
+      0,
+      PREVIEW_LIMITS.imagePx,
+      path.join(outDir, 'poster.webp'),
+    );
+    const thumb = await this.still(
+      source,
+      'thumb',
+      0,
+      PREVIEW_LIMITS.thumbnailPx,
+      path.join(outDir, 'thumb.webp'),
+    );
+    return [thumb, poster];
+  }
+
   private async video(ffmpeg: string, input: string, outDir: string): Promise<RenderResult> {
     const frame = path.join(outDir, 'frame.png');
     const clip = path.join(outDir, 'clip.mp4');
@@ -165,20 +184,7 @@ export class PreviewRenderer {
       ],
       { timeoutMs: TOOL_TIMEOUT_MS },
     );
-    const poster = await this.still(
-      frame,
-      'poster',
-      0,
-      PREVIEW_LIMITS.imagePx,
-      path.join(outDir, 'poster.webp'),
-    );
-    const thumb = await this.still(
-      frame,
-      'thumb',
-      0,
-      PREVIEW_LIMITS.thumbnailPx,
-      path.join(outDir, 'thumb.webp'),
-    );
+    const [thumb, poster] = await this.thumbAndPoster(frame, outDir);
     return {
       status: 'ready',
       kind: 'video',
@@ -243,20 +249,7 @@ export class PreviewRenderer {
       ],
       { timeoutMs: TOOL_TIMEOUT_MS },
     );
-    const poster = await this.still(
-      wave,
-      'poster',
-      0,
-      PREVIEW_LIMITS.imagePx,
-      path.join(outDir, 'poster.webp'),
-    );
-    const thumb = await this.still(
-      wave,
-      'thumb',
-      0,
-      PREVIEW_LIMITS.thumbnailPx,
-      path.join(outDir, 'thumb.webp'),
-    );
+    const [thumb, poster] = await this.thumbAndPoster(wave, outDir);
     return {
       status: 'ready',
       kind: 'audio',
