@@ -16,7 +16,7 @@ export class PgPreviewRepository implements PreviewRepository {
     return rows.map((r) => r.fileId);
   }
 
-  async save(record: PreviewRecord): Promise<void> {
+  async save(record: PreviewRecord): Promise<boolean> {
     const values = {
       status: record.status,
       kind: record.kind,
@@ -25,10 +25,17 @@ export class PgPreviewRepository implements PreviewRepository {
       reason: record.reason,
       updatedAt: new Date(),
     };
-    await this.db
-      .insert(filePreviews)
-      .values({ transferId: record.transferId, fileId: record.fileId, ...values })
-      .onConflictDoUpdate({ target: [filePreviews.transferId, filePreviews.fileId], set: values });
+    try {
+      await this.db
+        .insert(filePreviews)
+        .values({ transferId: record.transferId, fileId: record.fileId, ...values })
+        .onConflictDoUpdate({ target: [filePreviews.transferId, filePreviews.fileId], set: values });
+      return true;
+    } catch (error) {
+      // The transfer was removed while its file was rendered (an unfinished upload purged): nothing to keep.
+      if (pgCode(error) === '23503') return false;
+      throw error;
+    }
   }
 
   async find(transferId: string, fileIds: string[]): Promise<PreviewRecord[]> {
@@ -64,4 +71,10 @@ export class PgPreviewRepository implements PreviewRepository {
       .where(eq(filePreviews.transferId, transferId));
     return rows.flatMap((r) => (r.renditions as StoredRendition[]).map((x) => x.key));
   }
+}
+
+/** The PostgreSQL error code of a failed query (drizzle wraps the driver's error as its cause). */
+function pgCode(error: unknown): string | undefined {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e.code ?? e.cause?.code;
 }

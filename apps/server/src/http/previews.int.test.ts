@@ -5,6 +5,8 @@ import { simpleParser } from 'mailparser';
 import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase } from '../db/client.js';
+import { PgPreviewRepository } from '../db/preview.repository.js';
 import { detectPreviewTools, PreviewRenderer } from '../previews/renderer.js';
 import { api, fetchBytes, sendTransfer } from '../test/flows.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
@@ -296,6 +298,28 @@ describe('thumbnails and previews', () => {
       kind: 'pdf',
       reason: 'tool-missing',
     });
+  });
+
+  it('keeps nothing of a transfer removed while its file was rendered (no failed job, no stray row)', async () => {
+    const db = connectDatabase(ferry.databaseUrl, 1);
+    try {
+      const repo = new PgPreviewRepository(db.db);
+      const gone = {
+        transferId: 'GoneGoneGoneGone',
+        fileId: 'Gone01',
+        status: 'ready' as const,
+        kind: 'image' as const,
+        renditions: [],
+        pageCount: null,
+        reason: null,
+      };
+      expect(await repo.save(gone)).toBe(false);
+      expect(
+        await query(ferry, 'SELECT 1 FROM file_previews WHERE transfer_id = $1', [gone.transferId]),
+      ).toEqual([]);
+    } finally {
+      await db.close();
+    }
   });
 
   // Last: it expires every transfer of this file's database.

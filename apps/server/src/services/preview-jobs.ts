@@ -154,8 +154,10 @@ export class PreviewJobs implements FilesArrivedListener {
   }
 
   private async saved(record: PreviewRecord): Promise<PreviewRecord> {
-    await this.repo.save(record);
-    return record;
+    if (await this.repo.save(record)) return record;
+    // The transfer went while its file was rendered: what was stored for it goes too.
+    for (const r of record.renditions) await this.blobs.delete(r.key);
+    return { ...record, status: 'none', renditions: [], reason: 'gone' };
   }
 }
 

@@ -26,7 +26,8 @@ export interface PreviewRecord {
 export interface PreviewRepository {
   /** Records files as pending; returns the ids that were not known before (their jobs are to be queued). */
   markPending(transferId: string, fileIds: string[]): Promise<string[]>;
-  save(record: PreviewRecord): Promise<void>;
+  /** Stores a file's outcome; false when its transfer is gone (removed while the file was rendered). */
+  save(record: PreviewRecord): Promise<boolean>;
   find(transferId: string, fileIds: string[]): Promise<PreviewRecord[]>;
   /** Counts one preview unless `max` were given already; false past it. */
   consumePreview(transferId: string, max: number): Promise<boolean>;
