@@ -337,9 +337,11 @@ export class PgNotificationRepository {
   async dueForExpiry(now: Date, limit: number): Promise<string[]> {
     const { rows } = await this.pool.query<{ id: string }>(
       // A RETAINED transfer is kept for legal requests until its retention ends (RETENTION_DAYS), whatever its
-      // expiry date; then its files go like an expired transfer's.
+      // expiry date; then its files go like an expired transfer's. One under review (MODERATING) waits for the
+      // operator's decision: released past its date, it expires at the next sweep.
       `(SELECT id, expires_at AS due FROM transfers
-         WHERE expired_at IS NULL AND expires_at <= $1 AND status NOT IN ('UPLOADING', 'CLONING', 'RETAINED')
+         WHERE expired_at IS NULL AND expires_at <= $1
+           AND status NOT IN ('UPLOADING', 'CLONING', 'RETAINED', 'MODERATING')
          ORDER BY expires_at LIMIT $2)
        UNION ALL
        (SELECT id, retained_until AS due FROM transfers

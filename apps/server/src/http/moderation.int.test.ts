@@ -251,6 +251,19 @@ describe('the moderation queue', () => {
       ['CONFLICT'],
       { status: 'MODERATING' },
     ]);
+    // Nor delete it or its files, and its date passing keeps its files until the operator decides.
+    const fileId: string = created.body.files[0].id;
+    for (const url of [
+      `/api/transfer/transfers/${transferId}`,
+      `/api/transfer/transfers/${transferId}/files/${fileId}`,
+    ]) {
+      const refused = await api(ferry.baseUrl, url, { method: 'DELETE', headers: owner.bearer });
+      expect([refused.status, refused.body.codes]).toEqual([403, ['TRANSFER_UNDER_REVIEW']]);
+    }
+    await ferry.notifications.expireDue(new Date(Date.now() + 400 * 86_400_000));
+    expect(
+      await query(ferry, 'SELECT status, expired_at FROM transfers WHERE id = $1', [transferId]),
+    ).toEqual([{ status: 'MODERATING', expired_at: null }]);
     const retained = await asOperator('POST', `/api/operator/moderation/${transferId}/retain`);
     expect([retained.status, retained.body.status]).toEqual([200, 'RETAINED']);
     expect((await asOperator('POST', `/api/operator/moderation/${transferId}/retain`)).status).toBe(409);

@@ -68,6 +68,18 @@ export function editable(transfer: TransferRecord): void {
     );
 }
 
+/**
+ * A transfer under review (MODERATING) keeps its files until an operator decides: its owner cannot delete it or
+ * its files meanwhile (what was reported would be gone before it could be retained).
+ */
+export function notUnderReview(transfer: TransferRecord): void {
+  if (transfer.status === 'MODERATING')
+    throw new AppError(
+      'TRANSFER_UNDER_REVIEW',
+      'This transfer is being reviewed: its files cannot be deleted until the review ends.',
+    );
+}
+
 /** Not expired: its date is ahead and its bytes are still stored. */
 export function isLive(transfer: TransferRecord, now: Date): boolean {
   return transfer.expiredAt === null && transfer.expiresAt.getTime() > now.getTime();

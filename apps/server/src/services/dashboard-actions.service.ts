@@ -19,6 +19,7 @@ import {
   editable,
   isLive,
   notFound,
+  notUnderReview,
 } from './dashboard-access.js';
 import type { FileAdditionService } from './dashboard-additions.service.js';
 import { expiryFrom } from './dashboard-view.js';
@@ -262,10 +263,12 @@ export class DashboardActionsService {
     const { transfer, caller } = await this.access.check(auth, transferId);
     if (transfer.status === 'DELETED' || transfer.status === 'RETAINED' || transfer.status === 'CLONING')
       throw new AppError('CONFLICT', `This transfer is ${transferStatusLabel(transfer.status)}.`);
+    notUnderReview(transfer);
     const current = await this.repo.withLock(transferId, async (locked, tx) => {
       if (!locked) throw notFound();
       if (locked.status === 'DELETED' || locked.status === 'RETAINED' || locked.status === 'CLONING')
         throw new AppError('CONFLICT', `This transfer is ${transferStatusLabel(locked.status)}.`);
+      notUnderReview(locked);
       const files = await this.transfers.files(transferId);
       await tx.update(transferId, { status: 'DELETED' });
       // Spec §3 has no DELETED event: EXPIRED says the files are gone, `reason` says why (as the sweep's does).
@@ -344,9 +347,11 @@ export class DashboardActionsService {
   ): Promise<TransferDetail> {
     const { transfer, caller } = await this.access.check(auth, transferId);
     editable(transfer);
+    notUnderReview(transfer);
     const file = await this.repo.withLock(transferId, async (current, tx) => {
       if (!current) throw notFound();
       editable(current);
+      notUnderReview(current);
       const found = await this.transfers.file(transferId, fileId);
       if (!found) throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
       if (current.fileCount <= 1)
