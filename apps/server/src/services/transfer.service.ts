@@ -594,7 +594,15 @@ export class TransferService {
     clientFiles: Array<{ id: string; sha256?: string }>,
     actor: Actor,
   ) {
-    await this.authorizedTransfer(transferId, token, true);
+    const before = await this.authorizedTransfer(transferId, token, true);
+    // The holds are asked before the row lock is taken: they read through their own connections, which racing
+    // completes waiting on the lock could have taken all of (the pool exhausted, nobody moving). Their answer
+    // depends on this transfer alone and their writes are once per transfer, so a racing call asks the same.
+    const arrived = before.status === 'UPLOADING' ? await this.repo.files(transferId) : [];
+    const held =
+      arrived.length > 0 && arrived.every((f) => f.uploadedAt)
+        ? await this.heldStatus(before, arrived, 'uploaded')
+        : null;
     // Under the transfer's row lock: racing completes see each other's resets and enables, so a transfer can
     // never be enabled while one of its files is being reset.
     const outcome = await this.repo.withTransferLock(transferId, async (repo) => {
@@ -612,7 +620,6 @@ export class TransferService {
         actor: actorName(actor),
         data: { files: files.length, totalSize: transfer.totalSize },
       };
-      const held = await this.heldStatus(transfer, files, 'uploaded');
       if (held) {
         await repo.hold(transferId, held, [uploaded], ['UPLOADING']);
         return { transfer: { ...transfer, status: held }, files, mismatched, arrived: true };
@@ -678,24 +685,28 @@ export class TransferService {
    * status it is in now; a transfer that is not held is left as it is.
    */
   async releaseHeld(transferId: string, actor = 'system'): Promise<TransferStatus | null> {
-    const outcome = await this.repo.withTransferLock(transferId, async (repo) => {
-      const transfer = await repo.find(transferId);
+    // The holds are asked outside the row lock (see complete); the move is made under it only if the status is
+    // still the one they were asked about, else they are asked again.
+    for (;;) {
+      const transfer = await this.repo.find(transferId);
       if (!transfer) return null;
-      if (transfer.status !== 'SCANNING' && transfer.status !== 'MODERATING')
-        return { status: transfer.status, enabled: false, transfer };
-      const files = await repo.files(transferId);
-      const held = await this.heldStatus(transfer, files, 'recheck');
-      if (held) {
-        if (held !== transfer.status) await repo.hold(transferId, held, [], [transfer.status]);
-        return { status: held, enabled: false, transfer };
-      }
-      await repo.enable(transferId, [{ ...availableEvent(transfer), actor }], [transfer.status]);
-      return { status: 'ENABLED' as const, enabled: true, transfer };
-    });
-    if (!outcome) return null;
-    if (outcome.enabled && outcome.transfer.senderVerification !== 'pending' && !outcome.transfer.sentAt)
-      await this.notifications.transferReady(transferId);
-    return outcome.status;
+      if (transfer.status !== 'SCANNING' && transfer.status !== 'MODERATING') return transfer.status;
+      const held = await this.heldStatus(transfer, await this.repo.files(transferId), 'recheck');
+      const outcome = await this.repo.withTransferLock(transferId, async (repo) => {
+        const current = await repo.find(transferId);
+        if (current?.status !== transfer.status) return null;
+        if (held) {
+          if (held !== current.status) await repo.hold(transferId, held, [], [current.status]);
+          return { status: held, enabled: false, transfer: current };
+        }
+        await repo.enable(transferId, [{ ...availableEvent(current), actor }], [current.status]);
+        return { status: 'ENABLED' as const, enabled: true, transfer: current };
+      });
+      if (!outcome) continue;
+      if (outcome.enabled && outcome.transfer.senderVerification !== 'pending' && !outcome.transfer.sentAt)
+        await this.notifications.transferReady(transferId);
+      return outcome.status;
+    }
   }
 
   private async authorizedTransfer(
