@@ -319,6 +319,33 @@ describe('accessibility in Chromium: axe-core on every page, keyboard, reduced m
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
+  it('the review queue and the report dialog, at 1280 and 375 px, in every language the app has, have no violation', async () => {
+    const found: string[] = [];
+    for (const width of WIDTHS) {
+      const operator = await (
+        await scenarios.newContext({ viewport: { width, height: 900 }, storageState: states.operator })
+      ).newPage();
+      const guest = await (await scenarios.newContext({ viewport: { width, height: 900 } })).newPage();
+      trackRequests(operator);
+      trackRequests(guest);
+      for (const locale of CHECKED_LOCALES) {
+        const queue = localized(locale, '/operator?tab=moderation');
+        await operator.goto(`${server.url}${queue}`);
+        await settle(operator);
+        await operator.getByTestId('operator-moderation').waitFor({ state: 'visible' });
+        found.push(...(await axeViolations(operator, `${queue} @${width}px`)));
+
+        const page = localized(locale, `/dl/${data.transferId}`);
+        await guest.goto(`${server.url}${page}`);
+        await settle(guest);
+        await guest.getByTestId('report-abuse').click();
+        await guest.getByTestId('report-dialog').waitFor({ state: 'visible' });
+        found.push(...(await axeViolations(guest, `${page} (report dialog) @${width}px`)));
+      }
+    }
+    expect(found, `axe-core violations:\n${found.join('\n')}`).toEqual([]);
+  });
+
   it('with reduced motion asked for, nothing is animated or transitioned', async () => {
     const motion = async (reducedMotion: 'reduce' | 'no-preference') => {
       const page = await scenarios.newPage({ viewport: { width: 1280, height: 900 }, reducedMotion });
