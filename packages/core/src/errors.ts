@@ -45,6 +45,8 @@ export const APP_ERROR_STATUS = {
   VERIFICATION_CODE_EXPIRED: 403,
   /** An operator reviews this transfer (MODERATING): nothing is downloaded until they release it. */
   TRANSFER_UNDER_REVIEW: 403,
+  /** The transfer opens later (its availability window, `availableFrom`): details.availableFrom says when. */
+  NOT_YET_AVAILABLE: 403,
   TOO_MANY_DOWNLOADS: 403,
   TOO_MANY_PREVIEWS: 403,
   /** The virus scan found this file infected: it is never served (the rest of the transfer stays available). */
@@ -57,6 +59,12 @@ export const APP_ERROR_STATUS = {
   TRANSFER_NOT_FOUND: 404,
   FILE_NOT_FOUND: 404,
   CONFLICT: 409,
+  /** Another transfer already answers at this custom link (case-insensitive). */
+  CUSTOM_LINK_TAKEN: 409,
+  /** Another account or team already serves this subdomain name or custom domain. */
+  HOST_TAKEN: 409,
+  /** A custom domain whose DNS TXT proof was not found (details.record says what to publish). */
+  DOMAIN_NOT_PROVEN: 409,
   TRANSFER_NOT_UPLOADING: 409,
   UPLOAD_INCOMPLETE: 409,
   TRANSFER_EXPIRED: 410,
