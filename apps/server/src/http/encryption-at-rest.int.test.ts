@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEGMENT_BYTES } from '../storage/blob-encryption.js';
 import { encryptInPlace } from '../storage/encrypt-in-place.js';
 import { api, createTransfer, fetchBytes, readZip, sendTransfer, sha256 } from '../test/flows.js';
 import { startTestFerry, type TestFerry } from '../test/harness.js';
@@ -10,10 +11,11 @@ import { TusTestClient } from '../test/tus-client.js';
 
 const marker = Buffer.from('FERRY-AT-REST-MARKER-5c1e');
 
-/** Random bytes with the marker at the start, across the first segment boundary (64 KiB) and at the end. */
+/** Random bytes with the marker at the start, across the first segment boundary and at the end. */
 function marked(length: number): Buffer {
   const data = randomBytes(length);
-  for (const at of [0, 64 * 1024 - 7, length - marker.length]) marker.copy(data, at);
+  for (const at of [0, SEGMENT_BYTES - 7, length - marker.length])
+    if (at + marker.length <= length) marker.copy(data, at);
   return data;
 }
 
@@ -44,8 +46,8 @@ describe('encryption at rest (local disk)', () => {
   });
 
   it('stores no plaintext, and serves files, ranges and the ZIP exactly, also after a resumed upload', async () => {
-    const a = marked(300_000);
-    const b = marked(70_000);
+    const a = marked(2 * SEGMENT_BYTES + 300_000);
+    const b = marked(SEGMENT_BYTES + 70_000);
     const t = await createTransfer(ferry.baseUrl, {
       files: [
         { name: 'a.bin', size: a.length },
@@ -85,9 +87,10 @@ describe('encryption at rest (local disk)', () => {
     expect(one.size).toBe(a.length);
     expect(sha256((await fetchBytes(one.url)).data)).toBe(sha256(a));
     for (const [start, end] of [
-      [65_530, 65_545], // across a segment boundary
+      [SEGMENT_BYTES - 6, SEGMENT_BYTES + 9], // across a segment boundary
       [0, 0],
-      [131_071, 262_144],
+      [SEGMENT_BYTES + 131_071, SEGMENT_BYTES + 262_144], // inside one segment
+      [100, 2 * SEGMENT_BYTES + 1000], // across two boundaries
       [a.length - 1, a.length - 1],
     ] as const) {
       const part = await fetchBytes(one.url, { range: `bytes=${start}-${end}` });

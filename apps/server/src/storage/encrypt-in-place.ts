@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeAll } from './batched-file-store.js';
-import { inspect, newHeader, SEGMENT_BYTES, SegmentEncryptor } from './blob-encryption.js';
+import { inspect, newHeader, SegmentEncryptor } from './blob-encryption.js';
 
 export interface EncryptInPlaceReport {
   /** Stored files encrypted by this run (a file with several hard-linked names counts once). */
@@ -113,7 +113,7 @@ async function encryptFile(file: string, master: Buffer): Promise<number> {
  * returns the plaintext length. `target` is removed again on failure.
  */
 export async function writeEncryptedCopy(source: string, target: string, master: Buffer): Promise<number> {
-  const { header, key } = newHeader(master);
+  const { header, key, layout } = newHeader(master);
   const out = await fs.open(target, 'wx');
   let position = 0;
   let length = 0;
@@ -127,13 +127,13 @@ export async function writeEncryptedCopy(source: string, target: string, master:
       position += segment.diskBytes;
       segment = new SegmentEncryptor(key, segment.index + 1);
     };
-    for await (const chunk of createReadStream(source, { highWaterMark: SEGMENT_BYTES })) {
+    for await (const chunk of createReadStream(source, { highWaterMark: 64 * 1024 })) {
       for (let rest = chunk as Buffer; rest.length > 0; ) {
-        const take = Math.min(SEGMENT_BYTES - segment.plaintextBytes, rest.length);
+        const take = Math.min(layout.segmentBytes - segment.plaintextBytes, rest.length);
         segment.update(rest.subarray(0, take));
         rest = rest.subarray(take);
         length += take;
-        if (segment.plaintextBytes === SEGMENT_BYTES) await flush();
+        if (segment.plaintextBytes === layout.segmentBytes) await flush();
       }
     }
     if (segment.plaintextBytes > 0) await flush();

@@ -19,8 +19,8 @@ import {
   newHeader,
   plaintextLength,
   readSegment,
-  SEGMENT_BYTES,
   SegmentEncryptor,
+  type SegmentLayout,
   segmentPosition,
 } from './blob-encryption.js';
 
@@ -57,21 +57,21 @@ export class EncryptedFileStore extends BatchedFileStore {
     const upload = await super.getUpload(id);
     const handle = await fs.open(this.pathOf(id), 'r+');
     try {
-      const { salt, header, diskSize } = await inspect(handle);
-      if (!salt) return upload;
+      const { salt, layout, header, diskSize } = await inspect(handle);
+      if (!salt || !layout) return upload;
       // A wrong master key throws here: only a segment that fails under the right key is cut off.
       const key = keyFor(this.master, header);
-      let length = plaintextLength(diskSize);
-      const last = Math.ceil(length / SEGMENT_BYTES) - 1;
+      let length = plaintextLength(layout, diskSize);
+      const last = Math.ceil(length / layout.segmentBytes) - 1;
       if (last >= 0) {
         try {
-          await readSegment(handle, key, last, diskSize);
+          await readSegment(handle, key, layout, last, diskSize);
         } catch (error) {
           if (!(error instanceof BlobDecryptError)) throw error;
-          length = last * SEGMENT_BYTES;
+          length = last * layout.segmentBytes;
         }
       }
-      const end = encryptedLength(length);
+      const end = encryptedLength(layout, length);
       if (end < diskSize) await handle.truncate(end);
       upload.offset = length;
       return upload;
@@ -89,11 +89,12 @@ export class EncryptedFileStore extends BatchedFileStore {
     const file = this.pathOf(id);
     let handle: FileHandle;
     let salt: Buffer | null;
+    let layout: SegmentLayout | null;
     let header: Buffer;
     let diskSize: number;
     try {
       handle = await fs.open(file, 'r+');
-      ({ salt, header, diskSize } = await inspect(handle));
+      ({ salt, layout, header, diskSize } = await inspect(handle));
     } catch {
       readable.destroy();
       throw ERRORS.FILE_WRITE_ERROR;
@@ -104,10 +105,10 @@ export class EncryptedFileStore extends BatchedFileStore {
     }
     let key: Buffer;
     try {
-      if (salt) key = keyFor(this.master, header);
+      if (salt && layout) key = keyFor(this.master, header);
       else {
         let fresh: Buffer;
-        ({ header: fresh, key } = newHeader(this.master));
+        ({ header: fresh, key, layout } = newHeader(this.master));
         await writeAll(handle, [fresh], HEADER_BYTES, 0);
         diskSize = HEADER_BYTES;
       }
@@ -116,19 +117,20 @@ export class EncryptedFileStore extends BatchedFileStore {
       readable.destroy();
       throw error instanceof BlobDecryptError ? ERRORS.FILE_WRITE_ERROR : error;
     }
-    if (plaintextLength(diskSize) !== offset) {
+    const { segmentBytes } = layout;
+    if (plaintextLength(layout, diskSize) !== offset) {
       await handle.close();
       readable.destroy();
       throw ERRORS.INVALID_OFFSET;
     }
 
-    let segment = new SegmentEncryptor(key, Math.floor(offset / SEGMENT_BYTES));
-    let position = segmentPosition(segment.index);
+    let segment = new SegmentEncryptor(key, Math.floor(offset / segmentBytes));
+    let position = segmentPosition(layout, segment.index);
     let failure: unknown = null;
     // A partial last segment is read back and re-encrypted whole with the new bytes, under a fresh nonce.
-    if (offset % SEGMENT_BYTES !== 0) {
+    if (offset % segmentBytes !== 0) {
       try {
-        segment.update(await readSegment(handle, key, segment.index, diskSize));
+        segment.update(await readSegment(handle, key, layout, segment.index, diskSize));
       } catch (error) {
         await handle.close();
         readable.destroy();
@@ -158,10 +160,10 @@ export class EncryptedFileStore extends BatchedFileStore {
         observe?.(chunk);
         received += chunk.length;
         for (let rest = chunk; rest.length > 0; ) {
-          const take = Math.min(SEGMENT_BYTES - segment.plaintextBytes, rest.length);
+          const take = Math.min(segmentBytes - segment.plaintextBytes, rest.length);
           segment.update(take === rest.length ? rest : rest.subarray(0, take));
           rest = rest.subarray(take);
-          if (segment.plaintextBytes === SEGMENT_BYTES) {
+          if (segment.plaintextBytes === segmentBytes) {
             close();
             segment = new SegmentEncryptor(key, segment.index + 1);
           }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Upload } from '@tus/utils';
 import { afterAll, describe, expect, it } from 'vitest';
+import { keyFor, newHeader, SEGMENT_BYTES, SegmentEncryptor, V1_SEGMENT_BYTES } from './blob-encryption.js';
 import { createLocalStorage } from './local.js';
 import { describeStorageContract } from './storage.contract.js';
 
@@ -52,7 +53,7 @@ describe('local disk storage, encrypted', () => {
   /** Bytes with the marker at the start, across a segment boundary and at the end. */
   function markedData(length: number): Buffer {
     const data = randomBytes(length);
-    for (const at of [0, 64 * 1024 - 10, length - marker.length]) marker.copy(data, at);
+    for (const at of [0, SEGMENT_BYTES - 10, length - marker.length]) marker.copy(data, at);
     return data;
   }
   async function collect(stream: Readable): Promise<Buffer> {
@@ -69,11 +70,12 @@ describe('local disk storage, encrypted', () => {
   it('stores no plaintext on disk, across writes of any length that resume mid-segment', async () => {
     const key = randomBytes(32);
     const { dir, storage } = await tempStorage(key);
-    const data = markedData(200_000);
+    const S = SEGMENT_BYTES;
+    const data = markedData(2 * S + 200_000);
     const id = 'enc-aaaaaa';
     await storage.tusStore.create(new Upload({ id, size: data.length, offset: 0, metadata: {} }));
     let offset = 0;
-    for (const length of [1, 65_534, 3, 70_000, data.length - 135_538]) {
+    for (const length of [1, S - 2, 3, S + 70_000, data.length - (2 * S + 70_002)]) {
       const next = await storage.tusStore.write(
         Readable.from([data.subarray(offset, offset + length)]),
         id,
@@ -88,8 +90,14 @@ describe('local disk storage, encrypted', () => {
     expect(onDisk.includes(marker)).toBe(false);
     expect(await storage.blobs.size(`uploads/${id}`)).toBe(data.length);
     expect((await collect(await storage.blobs.read(`uploads/${id}`))).equals(data)).toBe(true);
-    const range = await collect(await storage.blobs.read(`uploads/${id}`, { start: 65_000, end: 131_500 }));
-    expect(range.equals(data.subarray(65_000, 131_501))).toBe(true);
+    const range = await collect(
+      await storage.blobs.read(`uploads/${id}`, { start: S - 1000, end: 2 * S + 500 }),
+    );
+    expect(range.equals(data.subarray(S - 1000, 2 * S + 501))).toBe(true);
+    const inside = await collect(
+      await storage.blobs.read(`uploads/${id}`, { start: S + 5, end: S + 70_004 }),
+    );
+    expect(inside.equals(data.subarray(S + 5, S + 70_005))).toBe(true);
 
     // Another key is refused, and never taken for damage to repair.
     const other = await createLocalStorage(dir, randomBytes(32));
@@ -101,21 +109,51 @@ describe('local disk storage, encrypted', () => {
 
   it('cuts off a torn last segment, so the client resends from its start', async () => {
     const { dir, storage } = await tempStorage(randomBytes(32));
-    const data = markedData(150_000);
+    const data = markedData(SEGMENT_BYTES + 150_000);
     const id = 'torn-aaaaaa';
     await storage.tusStore.create(new Upload({ id, size: data.length, offset: 0, metadata: {} }));
-    expect(await storage.tusStore.write(Readable.from([data.subarray(0, 100_000)]), id, 0)).toBe(100_000);
+    const written = SEGMENT_BYTES + 100_000;
+    expect(await storage.tusStore.write(Readable.from([data.subarray(0, written)]), id, 0)).toBe(written);
     // A crash while the partial second segment was being rewritten: its tail is garbage.
     const file = path.join(dir, 'uploads', id);
     const handle = await fs.open(file, 'r+');
     await handle.write(randomBytes(5000), 0, 5000, (await handle.stat()).size - 3000);
     await handle.close();
     const resumeAt = (await storage.tusStore.getUpload(id)).offset;
-    expect(resumeAt).toBe(64 * 1024);
+    expect(resumeAt).toBe(SEGMENT_BYTES);
     expect(await storage.tusStore.write(Readable.from([data.subarray(resumeAt)]), id, resumeAt)).toBe(
       data.length,
     );
     expect((await collect(await storage.blobs.read(`uploads/${id}`))).equals(data)).toBe(true);
+  });
+
+  it('reads and resumes files stored in the first format (64 KiB segments) as they are', async () => {
+    const master = randomBytes(32);
+    const { dir, storage } = await tempStorage(master);
+    const data = markedData(3 * V1_SEGMENT_BYTES + 5000);
+    const id = 'v1-aaaaaa';
+    await storage.tusStore.create(new Upload({ id, size: data.length, offset: 0, metadata: {} }));
+    // The first 100 000 bytes as the first format stored them: a version 1 header and 64 KiB segments.
+    const { header, key } = newHeader(master, V1_SEGMENT_BYTES);
+    expect(header[8]).toBe(1);
+    const parts: Buffer[] = [header];
+    for (let index = 0, at = 0; at < 100_000; index++, at += V1_SEGMENT_BYTES) {
+      const segment = new SegmentEncryptor(key, index);
+      segment.update(data.subarray(at, Math.min(at + V1_SEGMENT_BYTES, 100_000)));
+      parts.push(...segment.finish());
+    }
+    const file = path.join(dir, 'uploads', id);
+    await fs.writeFile(file, Buffer.concat(parts));
+    expect((await storage.tusStore.getUpload(id)).offset).toBe(100_000);
+    await storage.tusStore.write(Readable.from([data.subarray(100_000)]), id, 100_000);
+    const onDisk = await fs.readFile(file);
+    expect(onDisk[8]).toBe(1); // continued in its own format
+    expect(keyFor(master, onDisk.subarray(0, 48)).equals(key)).toBe(true);
+    expect(onDisk.includes(marker)).toBe(false);
+    expect(onDisk.length).toBe(48 + data.length + 4 * 28);
+    expect((await collect(await storage.blobs.read(`uploads/${id}`))).equals(data)).toBe(true);
+    const range = await collect(await storage.blobs.read(`uploads/${id}`, { start: 65_000, end: 140_000 }));
+    expect(range.equals(data.subarray(65_000, 140_001))).toBe(true);
   });
 
   it('keeps reading files stored before a key was set, and finishes uploads begun in plaintext', async () => {

@@ -29,9 +29,9 @@ export class LocalBlobStore implements BlobStore {
     const file = this.resolve(key);
     if (this.master) {
       const blob = await openBlob(file, this.master);
-      if (blob.key) {
+      if (blob.key && blob.layout) {
         const end = Math.min(range ? range.end : blob.size - 1, blob.size - 1);
-        return decryptingStream(blob.handle, blob.key, blob.diskSize, range?.start ?? 0, end);
+        return decryptingStream(blob.handle, blob.key, blob.layout, blob.diskSize, range?.start ?? 0, end);
       }
       await blob.handle.close();
     }
