@@ -112,6 +112,7 @@ import { TeamMembersService } from './services/team-members.service.js';
 import { TeamPolicyService } from './services/team-policy.js';
 import { TeamTokenService } from './services/team-tokens.service.js';
 import { TransferService } from './services/transfer.service.js';
+import type { TransferHold } from './services/transfer-holds.js';
 import { permissionsOf, UserService } from './services/user.service.js';
 import { WEBHOOKS_TICK, WebhookService } from './services/webhook.service.js';
 import { HashingDataStore } from './storage/hashing-store.js';
@@ -146,6 +147,8 @@ export interface FerryOptions {
   cardProviders?: PaymentProvider[];
   /** A test's own recording handler of provider events, in place of the subscriptions' and purchases'. */
   providerEvents?: ProviderEventHandler;
+  /** Holds asked after Ferry's own when a transfer's files have arrived (a test acting at that moment). */
+  extraHolds?: TransferHold[];
 }
 
 /** The options a test may give (FerryOptions). */
@@ -522,6 +525,7 @@ export async function createFerry(
         concurrency: config.scan.workers,
       });
     }
+    for (const hold of options.extraHolds ?? []) transfers.addHold(hold);
 
     const receiveRepo = new PgReceiveRepository(database.pool);
     const receiveOwners = new ReceiveOwners(accounts, limits);

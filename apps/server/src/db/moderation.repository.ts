@@ -129,6 +129,9 @@ export class PgModerationRepository {
    */
   async startHold(hold: Omit<HoldRecord, 'heldAt'>, journal: OperatorActionInput | null): Promise<boolean> {
     return this.inTransaction(async (client) => {
+      // The transfer's row lock, as TransferService takes it to enable a finished upload: a hold begun on an
+      // uploading transfer is then either seen by its check after enabling, or finds it ENABLED and holds it here.
+      await client.query('SELECT 1 FROM transfers WHERE id = $1 FOR UPDATE', [hold.transferId]);
       const { rowCount } = await client.query(
         `INSERT INTO moderation_holds (transfer_id, source, held_by, details) VALUES ($1, $2, $3, $4)
          ON CONFLICT (transfer_id) DO NOTHING`,

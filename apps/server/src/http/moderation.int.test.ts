@@ -17,6 +17,7 @@ type Account = Awaited<ReturnType<typeof signedInAccount>>;
 let operator: Account;
 let n = 0;
 const OPERATOR = `mod-${process.pid}@operators.example`;
+const HELD_MEANWHILE = 'held while it completed';
 /** Clients are told apart by address (TRUST_PROXY=1: the last X-Forwarded-For entry is the client). */
 const from = (client: string) => ({ 'x-forwarded-for': client });
 const mail = (label: string) => `${label}-${process.pid}-${++n}@moderation.example`;
@@ -61,6 +62,21 @@ beforeAll(async () => {
       MODERATION_REPORTS_TO_HOLD: '3',
       MODERATION_HOLD_S1_RECIPIENTS: '3',
       MODERATION_HOLD_WINDOW_MINUTES: '60',
+    },
+    overrides: {
+      // An operator holds the upload named so at the moment its completion has asked the holds and not yet
+      // enabled it: the narrowest window of that race, made to happen every time.
+      extraHolds: [
+        {
+          async statusFor(transfer, _files, phase) {
+            if (phase === 'uploaded' && transfer.name === HELD_MEANWHILE)
+              expect((await asOperator('POST', `/api/operator/moderation/${transfer.id}/hold`)).status).toBe(
+                200,
+              );
+            return null;
+          },
+        },
+      ],
     },
   });
   operator = await signedInAccount(ferry.baseUrl, OPERATOR, (to) => sink.waitFor((m) => m.to.includes(to)));
@@ -348,6 +364,28 @@ describe('the automatic hold before delivery', () => {
     expect(released.body.status).toBe('ENABLED');
     const delivered = await sink.waitFor((m) => m.to.includes(r3));
     expect(delivered.parsed.text).toContain(`/dl/${second.transferId}`);
+  });
+});
+
+describe('a hold begun while an upload completes', () => {
+  it('keeps the transfer from going out: held, not sent, delivered on release', async () => {
+    const recipient = mail('race');
+    const created = await sendTransfer(ferry.baseUrl, [{ name: 'a.txt', data: Buffer.from('race') }], {
+      type: 'S1',
+      name: HELD_MEANWHILE,
+      senderEmail: mail('race-sender'),
+      recipients: [recipient],
+    });
+    const [row] = await query<{ status: string; sent_at: Date | null }>(
+      ferry,
+      'SELECT status, sent_at FROM transfers WHERE id = $1',
+      [created.transferId],
+    );
+    expect(row).toEqual({ status: 'MODERATING', sent_at: null });
+    const released = await asOperator('POST', `/api/operator/moderation/${created.transferId}/release`);
+    expect(released.body.status).toBe('ENABLED');
+    const delivered = await sink.waitFor((m) => m.to.includes(recipient));
+    expect(delivered.parsed.text).toContain(`/dl/${created.transferId}`);
   });
 });
 

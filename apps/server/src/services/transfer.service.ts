@@ -633,19 +633,31 @@ export class TransferService {
         arrived: true,
       };
     });
-    if ('arrived' in outcome) await this.filesArrived(outcome.transfer, outcome.files);
+    let transfer = outcome.transfer;
+    let enabled = 'enabled' in outcome;
+    if (enabled) {
+      // A hold that began after the holds were asked (an operator holding the upload meanwhile) is seen here, after
+      // the enable committed: the transfer is held before anything goes out. A hold begun after this is the hold of
+      // an enabled transfer, which its holder applies itself.
+      const late = await this.heldStatus(transfer, outcome.files, 'recheck');
+      if (late && (await this.repo.hold(transferId, late, [], ['ENABLED']))) {
+        transfer = { ...transfer, status: late };
+        enabled = false;
+      }
+    }
+    if ('arrived' in outcome) await this.filesArrived(transfer, outcome.files);
     if (outcome.mismatched.length > 0) {
       // The rows are reset (committed); now the bytes, outside the lock.
       for (const m of outcome.mismatched) if (m.uploadId) await this.storage.discardUpload(m.uploadId);
       throw checksumMismatchError(outcome.mismatched);
     }
-    if ('enabled' in outcome && outcome.transfer.senderVerification !== 'pending')
+    if (enabled && transfer.senderVerification !== 'pending')
       await this.notifications.transferReady(transferId);
     return this.summary(
-      outcome.transfer,
+      transfer,
       outcome.files,
       actor.origin,
-      await this.notifications.recipientStatuses(outcome.transfer),
+      await this.notifications.recipientStatuses(transfer),
     );
   }
 
