@@ -1,6 +1,7 @@
 import { Email, REPORT_DETAILS_MAX, REPORT_REASONS, type ReportReason } from '@ferry/core';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormActions } from '../../components/form-actions';
 import { LabelledField } from '../../components/labelled-field';
 import { useDescribeError } from '../../hooks/use-describe-error';
 import { reportTransfer } from '../../lib/moderation-api';
@@ -170,25 +171,13 @@ function ReportDialog({ transferId, onClose }: { transferId: string; onClose: ()
               {failure}
             </p>
           )}
-          <div className="panel-actions">
-            <button
-              type="button"
-              className="button button-secondary"
-              onClick={onClose}
-              data-testid="report-cancel"
-            >
-              {t('common:cancel')}
-            </button>
-            <button
-              type="submit"
-              className="button button-primary"
-              disabled={busy}
-              aria-busy={busy || undefined}
-              data-testid="report-submit"
-            >
-              {t('downloader:report_submit')}
-            </button>
-          </div>
+          <FormActions
+            className="panel-actions"
+            onCancel={onClose}
+            busy={busy}
+            submitLabel={t('downloader:report_submit')}
+            testId="report"
+          />
         </form>
       )}
     </dialog>

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { FormActions } from '../../../components/form-actions';
 import { PasswordInput } from '../../../components/password-input';
 import { useDescribeError } from '../../../hooks/use-describe-error';
 import { usePlanLimits } from '../../../hooks/use-plan-limits';
@@ -252,20 +253,13 @@ function CloneDialog({ transfer, onClose }: { transfer: TransferDetail; onClose:
           <span>{t('account:transfer.preview_label')}</span>
         </label>
         <ActionError error={error} testId="clone-error" />
-        <div className="transfer-actions">
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            {t('common:cancel')}
-          </button>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={busy}
-            aria-busy={busy || undefined}
-            data-testid="clone-submit"
-          >
-            {t('account:transfer.clone_submit')}
-          </button>
-        </div>
+        <FormActions
+          className="transfer-actions"
+          onCancel={onClose}
+          busy={busy}
+          submitLabel={t('account:transfer.clone_submit')}
+          testId="clone"
+        />
       </form>
     </dialog>
   );
