@@ -33,6 +33,7 @@ import { healthRoutes } from './http/routes/health.routes.js';
 import { inboxRoutes } from './http/routes/inbox.routes.js';
 import { invoiceRoutes } from './http/routes/invoice.routes.js';
 import { limitsRoutes } from './http/routes/limits.routes.js';
+import { linkPreviewRoutes } from './http/routes/link-preview.routes.js';
 import { moderationRoutes } from './http/routes/moderation.routes.js';
 import { operatorRoutes } from './http/routes/operator.routes.js';
 import { operatorBillingRoutes } from './http/routes/operator-billing.routes.js';
@@ -64,6 +65,7 @@ import type { DownloadService } from './services/download.service.js';
 import type { InboxService } from './services/inbox.service.js';
 import type { InvoiceService } from './services/invoice.service.js';
 import type { LimitsService } from './services/limits.service.js';
+import type { LinkPreviewService } from './services/link-preview.service.js';
 import type { ModerationService } from './services/moderation.service.js';
 import type { NotificationService } from './services/notification.service.js';
 import type { OperatorService } from './services/operator.service.js';
@@ -100,6 +102,8 @@ export interface AppDeps {
   transfers: TransferService;
   /** The signed-in user's transfers: list, detail, changes, clones, added files (/dashboard/transfers). */
   dashboard: DashboardServices;
+  /** Download pages' link previews (Open Graph) and the owner's choice of them. */
+  linkPreviews: LinkPreviewService;
   downloads: DownloadService;
   /** Thumbnails and in-page previews (thumbnail-links, rendition URLs). */
   previews: PreviewService;
@@ -290,6 +294,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(purchaseRoutes(deps.purchases));
   await app.register(transferRoutes(deps.transfers, deps.notifications, publicOrigin));
   await app.register(dashboardRoutes(deps.dashboard, publicOrigin));
+  await app.register(linkPreviewRoutes(deps.linkPreviews));
   await app.register(downloadRoutes(deps.downloads, callerOrigin, deps.metrics));
   await app.register(previewRoutes(deps.previews, callerOrigin, config.previews.origin !== null));
   await app.register(receiveRoutes(deps.receive, deps.receiveRequests, publicOrigin));
@@ -322,6 +327,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     site,
     mainHost: config.publicUrl ? new URL(config.publicUrl).hostname.toLowerCase() : null,
     csp,
+    linkPreviews: deps.linkPreviews,
   });
   return app as unknown as FastifyInstance;
 }

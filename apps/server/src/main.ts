@@ -18,6 +18,7 @@ import { PgAdditionRepository } from './db/dashboard-additions.repository.js';
 import { PgCloneRepository } from './db/dashboard-clone.repository.js';
 import { startEmbeddedPostgres, takeBackShutdownSignals } from './db/embedded.js';
 import { PgInvoiceRepository } from './db/invoice.repository.js';
+import { PgLinkPreviewRepository } from './db/link-preview.repository.js';
 import { PgModerationRepository } from './db/moderation.repository.js';
 import { PgNotificationRepository } from './db/notification.repository.js';
 import { PgOperatorRepository } from './db/operator.repository.js';
@@ -70,6 +71,7 @@ import { DownloadService } from './services/download.service.js';
 import { InboxService } from './services/inbox.service.js';
 import { InvoiceMails, InvoiceService } from './services/invoice.service.js';
 import { LimitsService, withTeamDownloads } from './services/limits.service.js';
+import { LinkPreviewService } from './services/link-preview.service.js';
 import { ModerationService } from './services/moderation.service.js';
 import { ModerationHold } from './services/moderation-hold.js';
 import { ReportMails } from './services/moderation-mails.js';
@@ -773,6 +775,13 @@ export async function createFerry(
       logger.child({ component: 'team-members' }),
     );
     teamMembers.restrictEmails((teamId, email) => teamPolicies.memberEmailAllowed(teamId, email));
+    const linkPreviews = new LinkPreviewService(
+      new PgLinkPreviewRepository(database.db),
+      new DashboardAccess(repo, accounts),
+      (userId) => limits.planOf(userId),
+      // Account logos are their own feature: until it is wired here every preview shows the default image.
+      async () => null,
+    );
     const app = await buildApp({
       config,
       logger,
@@ -782,6 +791,7 @@ export async function createFerry(
       uploadLocker,
       transfers,
       dashboard,
+      linkPreviews,
       downloads,
       previews,
       notifications,

@@ -4,6 +4,7 @@ export * from './api/billing.js';
 export * from './api/contacts.js';
 export * from './api/dashboard.js';
 export * from './api/limits.js';
+export * from './api/link-preview.js';
 export * from './api/moderation.js';
 export * from './api/operator.js';
 export * from './api/previews.js';

@@ -88,6 +88,9 @@ export const transfers = pgTable(
     retainedUntil: ts('retained_until'),
     /** In-page previews given (link calls with preview=true), counted apart from downloads (PREVIEWS_PER_TRANSFER). */
     previewCount: integer('preview_count').notNull().default(0),
+    /** The download page's link preview chosen by its sender (spec §3 open-graph customization); null: default. */
+    ogTitle: text('og_title'),
+    ogDescription: text('og_description'),
   },
   (t) => [
     index('transfers_anonymous_pending_idx')

@@ -903,6 +903,18 @@ const TABLE: Record<string, Row> = {
       body: { allowPreview: true },
     }),
   },
+  'GET /api/transfer/transfers/:transferId/open-graph': {
+    expect: { anon: 401, none: 200, premium: 200, other: NF },
+    call: ({ target }) => ({ path: `/api/transfer/transfers/${target.sent.transferId}/open-graph` }),
+  },
+  'PUT /api/transfer/transfers/:transferId/open-graph': {
+    // A link preview of one's own is for paid plans.
+    expect: { anon: 401, none: [403, 'FORBIDDEN'], premium: 200, other: NF },
+    call: ({ target }) => ({
+      path: `/api/transfer/transfers/${target.sent.transferId}/open-graph`,
+      body: { title: 'Matrix preview' },
+    }),
+  },
   'POST /api/transfer/transfers/:transferId/recipients': {
     // The owner's is refused for its type (recipients are for S1), not for who asks.
     expect: { anon: 401, none: [400, 'VALIDATION_FAILED'], premium: [400, 'VALIDATION_FAILED'], other: NF },

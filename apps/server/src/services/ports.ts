@@ -53,6 +53,9 @@ export interface TransferRecord {
   clientIp?: string | null;
   /** A RETAINED transfer's files are kept until then (RETENTION_DAYS), then purged. */
   retainedUntil?: Date | null;
+  /** The link preview its sender chose (spec §3 open-graph customization); null or absent: the defaults. */
+  ogTitle?: string | null;
+  ogDescription?: string | null;
 }
 
 /** Creating a transfer would take its owner past their storage limit. */

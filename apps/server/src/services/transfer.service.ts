@@ -25,6 +25,7 @@ import { newFileId, newTransferId } from '../lib/ids.js';
 import { constantTimeEqual, randomToken, sha256Hex } from '../security/secrets.js';
 import { AppError } from './app-error.js';
 import type { LimitsService, SenderLimits } from './limits.service.js';
+import { checkLinkPreviewAllowed } from './link-preview-rules.js';
 import { NotificationService } from './notification.service.js';
 import {
   type NewTransferEvent,
@@ -193,6 +194,9 @@ export class TransferService {
       );
     const actor = await this.withTeamLimits(requested);
     if (request.price) this.checkSelling(request.type, actor);
+    const ogTitle = request.openGraph?.title || null;
+    const ogDescription = request.openGraph?.description || null;
+    if (ogTitle || ogDescription) checkLinkPreviewAllowed(actor.userId, actor.plan);
     if (actor.memberSettings) checkMemberSettings(request, actor.memberSettings);
     this.checkNames(request.files, actor.memberSettings?.sendAllowedExtensions);
     const isS1 = request.type === 'S1';
@@ -304,6 +308,8 @@ export class TransferService {
       sseC: this.sseCFor(actor.disableSSEC),
       priceAmount: request.price?.amount ?? null,
       priceCurrency: request.price?.currency ?? null,
+      ogTitle,
+      ogDescription,
     };
     const who = actorName(actor);
     const events: NewTransferEvent[] = [

@@ -10,9 +10,11 @@ import {
   sitePageOf,
   withLocalePrefix,
 } from '@ferry/core';
+import type { LinkPreview } from '../services/link-preview.service.js';
 import { SiteFiles } from './assets.js';
 import { SiteContent } from './content.js';
 import { escapeHtml, inlineHtml } from './inline.js';
+import { linkPreviewHead } from './link-preview-head.js';
 import {
   consentHtml,
   headHtml,
@@ -93,9 +95,17 @@ export class PublicSite {
    * The app's index.html for a request: the page's language on <html>; on a public app page its title,
    * description, canonical, alternates, Open Graph and (home) Organization JSON-LD, and its heading and lead in
    * the HTML before the app draws; on every page the consent widget, the site script and the app's settings.
-   * A bare path is English for search engines; the consent widget speaks the visitor's language.
+   * A bare path is English for search engines; the consent widget speaks the visitor's language. A download page
+   * gets its link preview (Open Graph, Twitter card) in the visitor's language, and stays out of search engines.
    */
-  appShell(index: string, pathname: string, acceptLanguage: string | undefined, visit: Visit): string {
+  appShell(
+    index: string,
+    pathname: string,
+    acceptLanguage: string | undefined,
+    visit: Visit,
+    /** A download page's link preview (LinkPreviewService), written in the visitor's language. */
+    download?: { transferId: string; preview: LinkPreview },
+  ): string {
     const locales = this.content.locales();
     const publicPage = publicAppPageOf(pathname);
     const prefixed = /^\/([a-z]+)(?:[/?#]|$)/.exec(pathname);
@@ -129,7 +139,18 @@ export class PublicSite {
             `<p><a href="${escapeHtml(withLocalePrefix('/features', publicPage.locale))}">${escapeHtml(this.content.ui(publicPage.locale)('link.features'))}</a></p></main></div>`,
         );
     } else {
-      html = html.replace('</head>', '<meta name="robots" content="noindex"></head>');
+      const preview = download
+        ? linkPreviewHead({
+            ...download,
+            locale: visitorLocale,
+            pathLocale: urlLocale ?? DEFAULT_LOCALE,
+            ui,
+            origin: this.settings.origin,
+            productName: this.settings.productName,
+            defaultImagePath: this.files.ogImagePath,
+          })
+        : '';
+      html = html.replace('</head>', `<meta name="robots" content="noindex">${preview}</head>`);
     }
     // The upload widget is framed by other sites: no banner, no consent widget of ours inside their page (it sets
     // no cookie of its own and loads nothing optional).

@@ -4,6 +4,7 @@ import { EVENT_ACTOR_KINDS } from '../rules/event-actor.js';
 import { hasLayoutControlChars } from '../rules/text.js';
 import { TransferPrice } from './billing.js';
 import { FileId, TransferId } from './ids.js';
+import { TransferOpenGraph } from './link-preview.js';
 import { PreviewLinkDetails } from './previews.js';
 
 /** Free text that is stored: PostgreSQL text cannot hold NUL, so it is refused up front (400, not 500). */
@@ -89,6 +90,8 @@ export const TransferCreateRequest = z.object({
    * (VAT excluded, minor units; the buyer pays the VAT of their country on top).
    */
   price: TransferPrice.optional(),
+  /** The download page's link preview instead of the defaults (paid plans; see TransferOpenGraph). */
+  openGraph: TransferOpenGraph.optional(),
 });
 export type TransferCreateRequest = z.input<typeof TransferCreateRequest>;
 

@@ -7,7 +7,9 @@ import fastifyStatic from '@fastify/static';
 import { isWebRoute } from '@ferry/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../services/app-error.js';
+import type { LinkPreviewService } from '../../services/link-preview.service.js';
 import { SCREENSHOTS_DIR } from '../../site/assets.js';
+import { downloadPageId } from '../../site/link-preview-head.js';
 import type { PublicSite } from '../../site/public-site.js';
 import type { Visit } from '../../site/render.js';
 import { SESSION_COOKIE } from '../routes/auth.routes.js';
@@ -20,6 +22,8 @@ export interface WebOptions {
   /** PUBLIC_URL's host: the main domain, where the "made in" banner shows. Null: every host is the main one. */
   mainHost: string | null;
   csp: CspSources;
+  /** What a download page's link preview may say (its head is read by chat apps and social sites). */
+  linkPreviews?: Pick<LinkPreviewService, 'preview'>;
 }
 
 /** Pages are drawn from a few variants (path × language × banner), so their compressed copies are kept. */
@@ -101,6 +105,14 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
       'public, max-age=31536000, immutable',
     ),
   );
+  // The default link-preview image: under its hash for a year; under its plain name (which site pages name) a day.
+  for (const [imagePath, cache] of [
+    [site.files.ogImagePath, 'public, max-age=31536000, immutable'],
+    ['/site/og-image.png', 'public, max-age=86400'],
+  ] as const)
+    app.get(imagePath, (_request, reply) =>
+      reply.header('Cache-Control', cache).type('image/png').send(site.files.ogImage),
+    );
   await app.register(async (scope) => {
     await scope.register(fastifyStatic, {
       root: new URL(SCREENSHOTS_DIR).pathname,
@@ -142,11 +154,15 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
       }
       if (hasWeb) {
         // Read per request, like the app's other files, so a rebuilt app is served without a restart.
+        const transferId = options.linkPreviews ? downloadPageId(pathname) : null;
         const html = site.appShell(
           await readFile(index, 'utf8'),
           pathname,
           request.headers['accept-language'],
           visitOf(request),
+          transferId && options.linkPreviews
+            ? { transferId, preview: await options.linkPreviews.preview(transferId) }
+            : undefined,
         );
         reply.status(isWebRoute(pathname) ? 200 : 404).header('Cache-Control', 'no-cache');
         return sendText(request, reply, html);

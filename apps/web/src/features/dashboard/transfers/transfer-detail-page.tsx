@@ -11,6 +11,7 @@ import { TransferClone } from './transfer-clone';
 import { TransferEvents } from './transfer-events';
 import { TransferFiles } from './transfer-files';
 import { displayTransferName, isSentAndStored } from './transfer-labels';
+import { TransferLinkPreview } from './transfer-link-preview';
 import { TransferRecipients } from './transfer-recipients';
 import { TransferSales } from './transfer-sales';
 import { TransferSettings } from './transfer-settings';
@@ -114,6 +115,7 @@ export function TransferDetailPage({ id }: { id: string }) {
           <ReceivedUpload transfer={transfer} />
           <TransferSettings transfer={transfer} />
           <TransferSales transfer={transfer} />
+          <TransferLinkPreview transfer={transfer} />
           <TransferFiles transfer={transfer} />
           <TransferRecipients transfer={transfer} />
           <TransferEvents transfer={transfer} />

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { OPEN_GRAPH_DESCRIPTION_MAX, OPEN_GRAPH_TITLE_MAX, TransferOpenGraph } from './link-preview.js';
+import { TransferCreateRequest } from './transfer.js';
+
+const files = [{ name: 'a.jpg', size: 1 }];
+
+describe('TransferOpenGraph', () => {
+  it('takes a title up to 120 characters and a description up to 300, trimmed', () => {
+    const parsed = TransferOpenGraph.parse({ title: '  Summer shoot  ', description: 'Raw files.' });
+    expect(parsed).toEqual({ title: 'Summer shoot', description: 'Raw files.' });
+    expect(TransferOpenGraph.safeParse({ title: 'x'.repeat(OPEN_GRAPH_TITLE_MAX) }).success).toBe(true);
+    expect(TransferOpenGraph.safeParse({ title: 'x'.repeat(OPEN_GRAPH_TITLE_MAX + 1) }).success).toBe(false);
+    expect(TransferOpenGraph.safeParse({ description: 'y'.repeat(OPEN_GRAPH_DESCRIPTION_MAX) }).success).toBe(
+      true,
+    );
+    expect(
+      TransferOpenGraph.safeParse({ description: 'y'.repeat(OPEN_GRAPH_DESCRIPTION_MAX + 1) }).success,
+    ).toBe(false);
+  });
+
+  it('keeps right-to-left text, quotes, markup and emoji as they are (they are escaped when shown)', () => {
+    const title = 'ملفات الصيف "<script>" 🎉';
+    expect(TransferOpenGraph.parse({ title }).title).toBe(title);
+  });
+
+  it('refuses line breaks, control characters, bidirectional controls and unknown fields', () => {
+    expect(TransferOpenGraph.safeParse({ title: 'a\nb' }).success).toBe(false);
+    expect(TransferOpenGraph.safeParse({ description: 'a\u0000b' }).success).toBe(false);
+    expect(TransferOpenGraph.safeParse({ title: 'a\u202Eb' }).success).toBe(false);
+    expect(TransferOpenGraph.safeParse({ image: 'https://x.example/a.png' }).success).toBe(false);
+  });
+
+  it('is an optional field of TransferCreateRequest', () => {
+    expect(TransferCreateRequest.parse({ files }).openGraph).toBeUndefined();
+    expect(TransferCreateRequest.parse({ files, openGraph: { title: 'Hi' } }).openGraph).toEqual({
+      title: 'Hi',
+    });
+    expect(TransferCreateRequest.safeParse({ files, openGraph: { title: 1 } }).success).toBe(false);
+  });
+});
