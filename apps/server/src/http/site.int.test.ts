@@ -159,6 +159,12 @@ describe('the public site on the embedded default', () => {
     expect(robots.text).toContain(`Sitemap: ${ferry.publicOrigin}/sitemap.xml`);
     expect(robots.text).toContain('Disallow: /dashboard');
     expect(robots.text).toContain('Disallow: /api/');
+    // X's card crawler obeys robots.txt: it may read download pages' link previews, and nothing else private.
+    const twitter = robots.text.split('User-agent: Twitterbot')[1]!.split('Sitemap:')[0]!;
+    expect(twitter).toContain('Allow: /dl/');
+    expect(twitter).toContain('Allow: /de/dl/');
+    expect(twitter).toContain('Disallow: /dashboard');
+    expect(robots.text.split('User-agent: Twitterbot')[0]).toContain('Disallow: /dl/');
   });
 
   it('shows the "made in" banner to anonymous visitors, not to a signed-in session', async () => {
