@@ -52,7 +52,10 @@ export function robotsTxt(origin: string, locales: readonly Locale[]): string {
   // noindex, and show only what the transfer's link preview allows (generic text for protected transfers).
   lines.push('', 'User-agent: Twitterbot', 'Allow: /dl/');
   for (const l of prefixed) lines.push(`Allow: /${l}/dl/`);
-  for (const path of DISALLOWED.filter((p) => p !== '/dl/')) lines.push(`Disallow: ${path}`);
+  for (const path of DISALLOWED.filter((p) => p !== '/dl/')) {
+    lines.push(`Disallow: ${path}`);
+    if (!path.startsWith('/api/')) for (const l of prefixed) lines.push(`Disallow: /${l}${path}`);
+  }
   lines.push('', `Sitemap: ${origin}/sitemap.xml`, '');
   return lines.join('\n');
 }
