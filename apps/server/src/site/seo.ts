@@ -43,19 +43,22 @@ const DISALLOWED = [
 
 export function robotsTxt(origin: string, locales: readonly Locale[]): string {
   const prefixed = locales.filter((l) => l !== 'en');
-  const lines = ['User-agent: *', 'Allow: /'];
-  for (const path of DISALLOWED) {
-    lines.push(`Disallow: ${path}`);
-    if (!path.startsWith('/api/')) for (const l of prefixed) lines.push(`Disallow: /${l}${path}`);
-  }
-  // Link-preview fetchers that obey robots.txt (X's card crawler) may read download pages' tags: the pages say
-  // noindex, and show only what the transfer's link preview allows (generic text for protected transfers).
-  lines.push('', 'User-agent: Twitterbot', 'Allow: /dl/');
-  for (const l of prefixed) lines.push(`Allow: /${l}/dl/`);
-  for (const path of DISALLOWED.filter((p) => p !== '/dl/')) {
-    lines.push(`Disallow: ${path}`);
-    if (!path.startsWith('/api/')) for (const l of prefixed) lines.push(`Disallow: /${l}${path}`);
-  }
-  lines.push('', `Sitemap: ${origin}/sitemap.xml`, '');
-  return lines.join('\n');
+  const rule = (verb: 'Allow' | 'Disallow', path: string) => [
+    `${verb}: ${path}`,
+    ...(path.startsWith('/api/') ? [] : prefixed.map((l) => `${verb}: /${l}${path}`)),
+  ];
+  return [
+    'User-agent: *',
+    'Allow: /',
+    ...DISALLOWED.flatMap((path) => rule('Disallow', path)),
+    // Link-preview fetchers that obey robots.txt (X's card crawler) may read download pages' tags: the pages say
+    // noindex, and show only what the transfer's link preview allows (generic text for protected transfers).
+    '',
+    'User-agent: Twitterbot',
+    ...rule('Allow', '/dl/'),
+    ...DISALLOWED.filter((path) => path !== '/dl/').flatMap((path) => rule('Disallow', path)),
+    '',
+    `Sitemap: ${origin}/sitemap.xml`,
+    '',
+  ].join('\n');
 }
