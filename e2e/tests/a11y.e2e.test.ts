@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WEB_ROUTES } from '@ferry/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { axeViolations, tabWalk } from '../support/a11y.js';
 import { failed, saveArtifact } from '../support/artifacts.js';
@@ -67,6 +68,8 @@ interface Data {
   slug: string;
   inboxId: string;
   widgetId: string;
+  /** A link transfer of a picture and a text, whose previews the viewer shows. */
+  previewTransferId: string;
 }
 
 /** A route pattern with its parameters filled from the data made for the test. */
@@ -206,6 +209,19 @@ describe('accessibility in Chromium: axe-core on every page, keyboard, reduced m
     const fileId = ((await info.json()) as { files: Array<{ id: string }> }).files[0]?.id;
     expect(fileId).toBeTruthy();
 
+    // A picture and a text, for the preview gallery and its viewer.
+    await fs.writeFile(
+      path.join(work, 'quay-photo.png'),
+      await sharp({ create: { width: 900, height: 600, channels: 3, background: '#3a7d5c' } })
+        .png()
+        .toBuffer(),
+    );
+    const previewLink = ok(
+      await as('manager', ['send', path.join(work, 'quay-photo.png'), path.join(work, 'harbour-notes.txt')]),
+    );
+    const previewTransferId = /\/dl\/([A-Za-z0-9]{16})$/.exec(previewLink)?.[1];
+    expect(previewTransferId, previewLink).toBeTruthy();
+
     // A file request and an inbox.
     const requestLink = ok(
       await as('manager', [
@@ -242,6 +258,7 @@ describe('accessibility in Chromium: axe-core on every page, keyboard, reduced m
         slug: inbox!.slug,
         inboxId: inbox!.inboxId,
         widgetId: ((await widget.json()) as { widgetId: string }).widgetId,
+        previewTransferId: previewTransferId!,
       };
     } finally {
       await api.close();
@@ -341,6 +358,34 @@ describe('accessibility in Chromium: axe-core on every page, keyboard, reduced m
         await guest.getByTestId('report-abuse').click();
         await guest.getByTestId('report-dialog').waitFor({ state: 'visible' });
         found.push(...(await axeViolations(guest, `${page} (report dialog) @${width}px`)));
+      }
+    }
+    expect(found, `axe-core violations:\n${found.join('\n')}`).toEqual([]);
+  });
+
+  it('the preview gallery and its viewer (a picture, then a text), at 1280 and 375 px, in every language the app has, have no violation', async () => {
+    const found: string[] = [];
+    for (const width of WIDTHS) {
+      const guest = await (await scenarios.newContext({ viewport: { width, height: 900 } })).newPage();
+      trackRequests(guest);
+      for (const locale of CHECKED_LOCALES) {
+        const page = localized(locale, `/dl/${data.previewTransferId}`);
+        await guest.goto(`${server.url}${page}`);
+        await settle(guest);
+        // The thumbnails are made by a background job: the gallery asks again until they are ready.
+        const open = guest.locator('[data-testid^="preview-open-"]');
+        await open.first().waitFor({ state: 'visible', timeout: 60_000 });
+        await guest.locator('[data-testid="preview-gallery"] img').first().waitFor({ state: 'visible' });
+        found.push(...(await axeViolations(guest, `${page} (gallery) @${width}px`)));
+        await open.first().click();
+        await guest.getByTestId('preview-viewer').waitFor({ state: 'visible' });
+        await guest.locator('[data-testid="preview-viewer"] img').waitFor({ state: 'visible' });
+        found.push(...(await axeViolations(guest, `${page} (viewer, picture) @${width}px`)));
+        await guest.getByTestId('preview-next').click();
+        await guest.getByTestId('preview-text').waitFor({ state: 'visible' });
+        found.push(...(await axeViolations(guest, `${page} (viewer, text) @${width}px`)));
+        await guest.keyboard.press('Escape');
+        await guest.getByTestId('preview-viewer').waitFor({ state: 'hidden' });
       }
     }
     expect(found, `axe-core violations:\n${found.join('\n')}`).toEqual([]);
