@@ -20,6 +20,8 @@ export interface WebOptions {
   /** PUBLIC_URL's host: the main domain, where the "made in" banner shows. Null: every host is the main one. */
   mainHost: string | null;
   csp: CspSources;
+  /** On the main host, the origin of the home host the auth-redirect cookie remembers (if still verified). */
+  homeOf?: (request: FastifyRequest) => Promise<string | null>;
 }
 
 /** Pages are drawn from a few variants (path × language × banner), so their compressed copies are kept. */
@@ -71,7 +73,10 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
   );
   const visitOf = (request: FastifyRequest): Visit => ({
     signedIn: Boolean(request.cookies?.[SESSION_COOKIE]),
-    mainDomain: mainHost === null || request.hostname.split(':')[0]!.toLowerCase() === mainHost,
+    mainDomain:
+      !request.servedHost &&
+      (mainHost === null || request.hostname.split(':')[0]!.toLowerCase() === mainHost),
+    ownHost: request.servedHost !== null,
     consentChosen: /^(all|necessary)$/.test(request.cookies?.ferry_consent ?? ''),
   });
   const text = (request: FastifyRequest, reply: FastifyReply, type: string, body: string, cache: string) =>
@@ -135,18 +140,20 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
     const pathname = request.url.split('?')[0]!;
     const readable = request.method === 'GET' || request.method === 'HEAD';
     if (readable && !pathname.startsWith('/api/')) {
-      const page = site.page(pathname, visitOf(request));
+      // An account's or team's own host shows no marketing: its paths are the app's.
+      const page = request.servedHost ? null : site.page(pathname, visitOf(request));
       if (page !== null) {
         reply.status(200).header('Cache-Control', 'no-cache').header('Content-Security-Policy', siteCsp);
         return sendText(request, reply, page);
       }
       if (hasWeb) {
         // Read per request, like the app's other files, so a rebuilt app is served without a restart.
+        const homeOrigin = (await options.homeOf?.(request)) ?? null;
         const html = site.appShell(
           await readFile(index, 'utf8'),
           pathname,
           request.headers['accept-language'],
-          visitOf(request),
+          { ...visitOf(request), homeOrigin },
         );
         reply.status(isWebRoute(pathname) ? 200 : 404).header('Cache-Control', 'no-cache');
         return sendText(request, reply, html);
