@@ -181,6 +181,25 @@ describe('hosts matched against the table', () => {
     expect(forwarded.body.main).toBe(true);
   });
 
+  it('believes X-Forwarded-Host from a TRUST_PROXY proxy, still only for a verified host', async () => {
+    const behind = await startTestFerry({
+      databaseUrl: ferry.databaseUrl,
+      env: { PUBLIC_URL: MAIN, BASE_DOMAIN: BASE, TRUST_PROXY: '127.0.0.1', WEB_DIST: webDist },
+    });
+    try {
+      await claim(manager, 'acme');
+      const ask = (forwarded: string) =>
+        behind.app.inject({
+          url: '/api/hosts/current',
+          headers: { host: BASE, 'x-forwarded-host': forwarded },
+        });
+      expect((await ask('acme.ferry.test')).json()).toMatchObject({ main: false, ownerId: manager.uid });
+      expect((await ask('nobody.ferry.test')).json()).toMatchObject({ main: true, ownerId: null });
+    } finally {
+      await behind.close();
+    }
+  });
+
   it('serves the app with ownHost on a claimed host, and no marketing page there', async () => {
     await claim(manager, 'acme');
     for (const page of ['/', '/push', '/d/notfound', '/signin', '/dl/abcdef']) {
