@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { Locker } from '@tus/utils';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -30,6 +30,7 @@ import { contactsRoutes } from './http/routes/contacts.routes.js';
 import { type DashboardServices, dashboardRoutes } from './http/routes/dashboard.routes.js';
 import { downloadRoutes } from './http/routes/download.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
+import { AUTH_REDIRECT_COOKIE, hostsRoutes, registerServedHost } from './http/routes/hosts.routes.js';
 import { inboxRoutes } from './http/routes/inbox.routes.js';
 import { invoiceRoutes } from './http/routes/invoice.routes.js';
 import { limitsRoutes } from './http/routes/limits.routes.js';
@@ -61,7 +62,10 @@ import {
 } from './payments/provider-events.js';
 import type { AuthService } from './services/auth.service.js';
 import type { ContactsService } from './services/contacts.service.js';
+import type { DomainsService } from './services/domains.service.js';
 import type { DownloadService } from './services/download.service.js';
+import type { HostHandoffService } from './services/host-handoff.service.js';
+import type { HostDirectory } from './services/host-ports.js';
 import type { InboxService } from './services/inbox.service.js';
 import type { InvoiceService } from './services/invoice.service.js';
 import type { LimitsService } from './services/limits.service.js';
@@ -159,6 +163,12 @@ export interface AppDeps {
   providerEventLedger: ProviderEventLedger;
   /** Acts on verified provider events (the subscription service). */
   providerEvents: ProviderEventHandler;
+  /** Ferry's table of verified hosts (subdomains, custom domains); MAIN_HOST_ONLY without BASE_DOMAIN. */
+  hosts: HostDirectory;
+  /** Owners' subdomains and custom domains, the TLS ask, the daily re-check. */
+  domains: DomainsService;
+  /** The cross-domain sign-in hand-off (spec §4). */
+  handoffs: HostHandoffService;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -179,6 +189,19 @@ export function publicOriginOf(config: Pick<Config, 'publicUrl' | 'port'>, serve
   const bound = server?.address();
   const port = config.port || (bound && typeof bound === 'object' ? bound.port : config.port);
   return `http://localhost:${port}`;
+}
+
+/**
+ * The origin of an owner's verified host: `https://{host}`, or with PUBLIC_URL's scheme and port when it has them
+ * (http://… in development and tests).
+ */
+export function hostOriginOf(
+  config: Pick<Config, 'publicUrl' | 'port'>,
+  host: string,
+  server?: Server,
+): string {
+  const base = new URL(publicOriginOf(config, server));
+  return `${base.protocol}//${host}${base.port ? `:${base.port}` : ''}`;
 }
 
 /** The audience script's origin joins the page's allowed scripts and connections (it loads only after consent). */
@@ -224,6 +247,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
   refuseApiHead(app as unknown as FastifyInstance);
+  registerServedHost(app as unknown as FastifyInstance, deps.hosts);
   registerClientLimits(app as unknown as FastifyInstance, trust, config.clientLimits, deps.metrics);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -275,7 +299,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const callerOrigin = (host: string, protocol: string) => config.publicUrl ?? `${protocol}://${host}`;
   await app.register(healthRoutes(deps.version));
   await app.register(opsRoutes(deps.metrics, deps.readiness, config.metricsToken));
-  await app.register(authRoutes(deps.auth, publicOrigin, secure, config.publicUrl ?? null));
+  await app.register(authRoutes(deps.auth, publicOrigin, secure, config.publicUrl ?? null, deps.handoffs));
+  await app.register(hostsRoutes(deps.domains, deps.hosts, (host) => hostOriginOf(config, host, app.server)));
   await app.register(oidcRoutes(deps.oidc, deps.auth, callerOrigin, secure));
   await app.register(limitsRoutes(deps.limits));
   await app.register(securityLogRoutes(deps.securityLogs));
@@ -292,12 +317,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(operatorRoutes(deps.operatorConsole));
   await app.register(moderationRoutes(deps.moderation));
   await app.register(purchaseRoutes(deps.purchases));
-  await app.register(transferRoutes(deps.transfers, deps.notifications, publicOrigin));
+  // A transfer or request made on an owner's verified host keeps that host: its links and mails use it.
+  const linkOrigin = (request?: FastifyRequest) =>
+    request?.servedHost ? hostOriginOf(config, request.servedHost.host, app.server) : publicOrigin();
+  await app.register(transferRoutes(deps.transfers, deps.notifications, linkOrigin));
   await app.register(dashboardRoutes(deps.dashboard, publicOrigin));
   await app.register(linkPreviewRoutes(deps.linkPreviews));
   await app.register(downloadRoutes(deps.downloads, callerOrigin, deps.metrics));
   await app.register(previewRoutes(deps.previews, callerOrigin, config.previews.origin !== null));
-  await app.register(receiveRoutes(deps.receive, deps.receiveRequests, publicOrigin));
+  await app.register(receiveRoutes(deps.receive, deps.receiveRequests, linkOrigin));
   await app.register(inboxRoutes(deps.inboxes, publicOrigin));
   await app.register(widgetScriptRoutes);
   await app.register(
@@ -328,6 +356,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mainHost: config.publicUrl ? new URL(config.publicUrl).hostname.toLowerCase() : null,
     csp,
     linkPreviews: deps.linkPreviews,
+    homeOf: async (request) => {
+      const remembered = request.servedHost ? undefined : request.cookies[AUTH_REDIRECT_COOKIE];
+      const home = remembered ? await deps.hosts.ownerOf(remembered) : null;
+      return home ? hostOriginOf(config, home.host, app.server) : null;
+    },
   });
   return app as unknown as FastifyInstance;
 }

@@ -124,6 +124,21 @@ const ConfigSchema = z
     WEBHOOK_ALLOW_PRIVATE: bool.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: TrustProxySetting.default(false),
+    // Accounts' and teams' own hosts (docs/deploy.md "Subdomains and custom domains").
+    BASE_DOMAIN: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(
+        /^(?=.{3,200}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/,
+        'a domain name such as ferry.example (subdomains {name}.BASE_DOMAIN are served)',
+      )
+      .optional(),
+    DNS_RESOLVER: z
+      .string()
+      .trim()
+      .regex(/^(?:\[[0-9a-f:.]+\]|[0-9.]+)(?::\d{1,5})?$/i, 'an IP address with an optional port: 1.1.1.1:53')
+      .optional(),
     WEB_DIST: z.string().default(defaultWebDist),
     DOWNLOAD_LINK_TTL_SECONDS: z.coerce.number().int().min(60).default(86_400),
     UNFINISHED_UPLOAD_TTL_HOURS: z.coerce.number().int().min(1).default(72),
@@ -317,6 +332,8 @@ const ConfigSchema = z
       webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
       logLevel: env.LOG_LEVEL,
       trustProxy: env.TRUST_PROXY,
+      /** Subdomains of BASE_DOMAIN and custom domains (services/host-directory.ts); null baseDomain: none. */
+      hosts: { baseDomain: env.BASE_DOMAIN ?? null, dnsResolver: env.DNS_RESOLVER ?? null },
       webDist: path.resolve(env.WEB_DIST),
       downloadLinkTtlSeconds: env.DOWNLOAD_LINK_TTL_SECONDS,
       unfinishedUploadTtlHours: env.UNFINISHED_UPLOAD_TTL_HOURS,

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Locker } from '@tus/utils';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { buildApp, publicOriginOf, redactUrl } from './app.js';
+import { buildApp, hostOriginOf, publicOriginOf, redactUrl } from './app.js';
 import { OidcSignIn } from './auth/oidc.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { PgAccountRepository } from './db/account.repository.js';
@@ -17,6 +17,7 @@ import { DashboardRepository } from './db/dashboard.repository.js';
 import { PgAdditionRepository } from './db/dashboard-additions.repository.js';
 import { PgCloneRepository } from './db/dashboard-clone.repository.js';
 import { startEmbeddedPostgres, takeBackShutdownSignals } from './db/embedded.js';
+import { PgHostRepository } from './db/host.repository.js';
 import { PgInvoiceRepository } from './db/invoice.repository.js';
 import { PgLinkPreviewRepository } from './db/link-preview.repository.js';
 import { PgModerationRepository } from './db/moderation.repository.js';
@@ -35,6 +36,7 @@ import { PgTeamRepository } from './db/team.repository.js';
 import { PgTeamMembersRepository } from './db/team-members.repository.js';
 import { PgTransferRepository } from './db/transfer.repository.js';
 import { PgWebhookRepository } from './db/webhook.repository.js';
+import { txtLookup } from './dns/txt-lookup.js';
 import { ConnectionTracker } from './http/connection-tracker.js';
 import { MetricsServer } from './http/metrics-server.js';
 import { PgMailDeliveries } from './jobs/mail-deliveries.js';
@@ -67,7 +69,11 @@ import { DashboardAccess } from './services/dashboard-access.js';
 import { DashboardActionsService } from './services/dashboard-actions.service.js';
 import { AddedFileUploadAuth, FileAdditionService } from './services/dashboard-additions.service.js';
 import { type CloneJob, TRANSFER_CLONE, TransferCloneService } from './services/dashboard-clone.service.js';
+import { DomainsService } from './services/domains.service.js';
 import { DownloadService } from './services/download.service.js';
+import { TableHostDirectory } from './services/host-directory.js';
+import { HostHandoffService } from './services/host-handoff.service.js';
+import { type HostDirectory, MAIN_HOST_ONLY } from './services/host-ports.js';
 import { InboxService } from './services/inbox.service.js';
 import { InvoiceMails, InvoiceService } from './services/invoice.service.js';
 import { LimitsService, withTeamDownloads } from './services/limits.service.js';
@@ -128,6 +134,9 @@ export const VERSION: string = JSON.parse(
 export const SWEEP_UNFINISHED = 'maintenance.sweep-unfinished';
 /** Daily: security-log entries older than their team's retention are deleted. */
 export const PURGE_SECURITY_LOG = 'maintenance.purge-security-log';
+
+/** Daily: custom domains' DNS proofs are looked up again (suspended after 7 days missing). */
+export const HOSTS_RECHECK = 'maintenance.hosts-recheck';
 
 /** Billing as the tests and the integrator reach it. */
 export interface FerryBilling {
@@ -291,6 +300,7 @@ export async function createFerry(
           retryDelay: 300,
           expireInSeconds: 3600,
         },
+        { name: HOSTS_RECHECK, policy: 'singleton', retryLimit: 3, retryDelay: 600, expireInSeconds: 3600 },
         mailQueueDefinition(config.mail.job),
         {
           name: TRANSFER_DISPATCH,
@@ -382,6 +392,14 @@ export async function createFerry(
     // given when it listens, known only once the app below exists.
     let appServer: Server | undefined;
     const publicOrigin = () => publicOriginOf(config, appServer);
+    const hosts = createHosts(config, database.pool, {
+      rateLimiter,
+      logger,
+      hostOrigin: (host) => hostOriginOf(config, host, appServer),
+      handoffKey: signer.derive('host-handoff'),
+      accounts,
+      auth,
+    });
     const notifications = new NotificationService(
       repo,
       new PgNotificationRepository(database.pool),
@@ -559,6 +577,7 @@ export async function createFerry(
         productName: config.productName,
         expiryReminderHours: config.notifications.expiryReminderHours,
         publicOrigin,
+        hostOrigin: (host) => hostOriginOf(config, host, appServer),
       },
     );
     notifications.onReceive({
@@ -645,6 +664,12 @@ export async function createFerry(
       return { purged };
     });
     await jobs.schedule(PURGE_SECURITY_LOG, '41 3 * * *'); // daily, once across all instances
+    await jobs.work(HOSTS_RECHECK, async () => {
+      const done = await hosts.domains.recheckAll();
+      if (done.missing > 0) logger.info(done, 'custom domains whose DNS proof is missing');
+      return done;
+    });
+    await jobs.schedule(HOSTS_RECHECK, '23 4 * * *'); // daily, once across all instances
     await jobs.schedule(MAINTENANCE_TICK, config.notifications.maintenanceCron);
     const teamTokens = new TeamTokenService(accounts);
     teamTokens.recordSecurity(securityLog);
@@ -782,7 +807,9 @@ export async function createFerry(
       // Account logos are their own feature: until it is wired here every preview shows the default image.
       async () => null,
     );
+    notifications.linkHostsWith((host) => hostOriginOf(config, host, appServer));
     const app = await buildApp({
+      ...hosts,
       config,
       logger,
       version: VERSION,
@@ -885,6 +912,53 @@ export async function createFerry(
     await closeAll();
     throw error;
   }
+}
+
+/**
+ * Accounts' and teams' own hosts: with BASE_DOMAIN the table of verified hosts (subdomains, proven custom domains),
+ * else MAIN_HOST_ONLY; the domains API and the cross-domain sign-in hand-off on top.
+ */
+function createHosts(
+  config: Config,
+  pool: import('pg').Pool,
+  deps: {
+    rateLimiter: RateLimiter;
+    logger: Logger;
+    hostOrigin: (host: string) => string;
+    handoffKey: string;
+    accounts: PgAccountRepository;
+    auth: AuthService;
+  },
+) {
+  const store = new PgHostRepository(pool);
+  const table = config.hosts.baseDomain
+    ? new TableHostDirectory(store, {
+        baseDomain: config.hosts.baseDomain,
+        mainHost: config.publicUrl ? new URL(config.publicUrl).hostname.toLowerCase() : null,
+      })
+    : null;
+  const log = deps.logger.child({ component: 'hosts' });
+  const domains = new DomainsService(
+    store,
+    table,
+    txtLookup(config.hosts.dnsResolver),
+    deps.rateLimiter,
+    deps.hostOrigin,
+    log,
+  );
+  const handoffs = new HostHandoffService(
+    {
+      homeHostOf: (ownerId) => table?.homeHostOf(ownerId) ?? Promise.resolve(null),
+      redeemOnce: (jti, expiresAt, now) => store.redeemHandoff(jti, expiresAt, now),
+      user: (id) => deps.accounts.user(id),
+      startSession: (user, provider, ctx, options) => deps.auth.startSession(user, provider, ctx, options),
+      originOf: deps.hostOrigin,
+      limiter: deps.rateLimiter,
+    },
+    deps.handoffKey,
+  );
+  const hosts: HostDirectory = table ?? MAIN_HOST_ONLY;
+  return { hosts, domains, handoffs };
 }
 
 /** Plans, subscriptions, their providers, renewals and dunning, and the operators' plan routes. */

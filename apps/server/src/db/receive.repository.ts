@@ -22,6 +22,8 @@ export interface RequestRecord {
   locale: string | null;
   timeZone: string | null;
   origin: string | null;
+  /** The owner's verified host the request was made on; its links use it (null: PUBLIC_URL). */
+  host?: string | null;
   remindedAt: Date | null;
   createdAt: Date;
 }
@@ -95,7 +97,7 @@ const REQUEST = `id, owner_id AS "ownerId", link_mode AS "linkMode", subject, me
   sender_email AS "senderEmail", password_hash AS "passwordHash", expires_at AS "expiresAt", closed_at AS "closedAt",
   expiry_reminder AS "expiryReminder", upload_notification AS "uploadNotification",
   allowed_extensions AS "allowedExtensions", customization, locale, time_zone AS "timeZone", origin,
-  reminded_at AS "remindedAt", created_at AS "createdAt"`;
+  host, reminded_at AS "remindedAt", created_at AS "createdAt"`;
 const INBOX = `id, owner_id AS "ownerId", slug, title, description, link_mode AS "linkMode", enabled,
   is_default AS "isDefault", password_hash AS "passwordHash", allowed_extensions AS "allowedExtensions",
   max_upload_bytes::float8 AS "maxUploadBytes", file_validity_days AS "fileValidityDays", fields,
@@ -146,8 +148,8 @@ export class PgReceiveRepository {
       await client.query(
         `INSERT INTO receive_requests (id, owner_id, link_mode, subject, message, sender_name, sender_email,
            password_hash, expires_at, expiry_reminder, upload_notification, allowed_extensions, customization,
-           locale, time_zone, origin)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16)`,
+           locale, time_zone, origin, host)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17)`,
         [
           request.id,
           request.ownerId,
@@ -165,6 +167,7 @@ export class PgReceiveRepository {
           request.locale,
           request.timeZone,
           request.origin,
+          request.host ?? null,
         ],
       );
       const created: Array<{ id: number; email: string }> = [];

@@ -67,6 +67,11 @@ export const transfers = pgTable(
      * hold a forged one.
      */
     origin: text('origin'),
+    /**
+     * The verified host (an owner's subdomain or custom domain) the transfer was made on, from Ferry's table of
+     * hosts (never from a raw header): its links and mails use https://{host}. Null: PUBLIC_URL.
+     */
+    host: text('host'),
     /** When the expiry sweep deleted the bytes; the metadata stays. */
     expiredAt: ts('expired_at'),
     /** The transfer this one is a clone of (the dashboard's "clone"): its files are copied from there. */
@@ -660,6 +665,8 @@ export const receiveRequests = pgTable(
     timeZone: text('time_zone'),
     /** The public origin when the request was created, for information only: its links use today's (see transfers). */
     origin: text('origin'),
+    /** The verified host the request was made on (see transfers.host); its links use it. Null: PUBLIC_URL. */
+    host: text('host'),
     /** When the asked people who had not uploaded were reminded (once). */
     remindedAt: ts('reminded_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -1170,4 +1177,47 @@ export const moderationSends = pgTable(
     index('moderation_sends_client_idx').on(t.clientIp, t.at),
     index('moderation_sends_at_idx').on(t.at),
   ],
+);
+
+/**
+ * Ferry's table of hosts served for an account or team (the owner: an account's uid, a team's manager's uid): its
+ * subdomain of BASE_DOMAIN (claimed: verified at once) and custom domains (pending until their DNS TXT proof is
+ * found). Requests are matched only against rows that are verified; a host is verified for one owner at most.
+ */
+export const hostClaims = pgTable(
+  'host_claims',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    host: text('host').notNull(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    status: text('status').notNull(),
+    /** The random part of the TXT proof `ferry-verify=<token>` (custom domains). */
+    token: text('token'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    verifiedAt: ts('verified_at'),
+    lastCheckedAt: ts('last_checked_at'),
+    /** The first daily check that did not find the proof since it was last found. */
+    missingSince: ts('missing_since'),
+  },
+  (t) => [
+    check('host_claims_kind_check', sql`${t.kind} IN ('subdomain', 'custom')`),
+    check('host_claims_status_check', sql`${t.status} IN ('pending', 'verified', 'suspended')`),
+    uniqueIndex('host_claims_owner_host_idx').on(t.ownerId, t.host),
+    // One owner per served host: a pending claim of another owner never blocks the one who proves it first.
+    uniqueIndex('host_claims_served_idx').on(t.host).where(sql`${t.status} <> 'pending'`),
+    uniqueIndex('host_claims_one_subdomain_idx').on(t.ownerId).where(sql`${t.kind} = 'subdomain'`),
+  ],
+);
+
+/** Hand-off tokens already redeemed (spec §4 customToken): each works once; rows go when they could not anyway. */
+export const hostHandoffs = pgTable(
+  'host_handoffs',
+  {
+    jti: text('jti').primaryKey(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('host_handoffs_expires_idx').on(t.expiresAt)],
 );

@@ -496,6 +496,58 @@ const TABLE: Record<string, Row> = {
       return { path: `/api/auth/tokens/${id}` };
     },
   },
+  // Hosts: public look-ups, and an account's own subdomain and custom domains (paid plans, the owner alone).
+  'GET /api/hosts/current': { expect: same(200), call: () => ({ path: '/api/hosts/current' }) },
+  'GET /api/hosts/tls-ask': {
+    expect: same(404),
+    call: () => ({ path: '/api/hosts/tls-ask?domain=nobody.matrix.test' }),
+  },
+  'POST /api/auth/auth/custom-token': {
+    expect: same([400, 'VALIDATION_FAILED']),
+    call: () => ({ path: '/api/auth/auth/custom-token', body: { customToken: 'a.b.c' } }),
+  },
+  'GET /api/user/users/:id/domains': {
+    expect: { anon: 401, none: [403, 'FORBIDDEN'], premium: 200, other: [403, 'FORBIDDEN'] },
+    call: ({ target }) => ({ path: `/api/user/users/${target.uid}/domains` }),
+  },
+  'PUT /api/user/users/:id/domains/subdomain': {
+    expect: { anon: 401, none: [403, 'FORBIDDEN'], premium: 200, other: [403, 'FORBIDDEN'] },
+    call: ({ target }) => ({
+      path: `/api/user/users/${target.uid}/domains/subdomain`,
+      body: { name: `site-${target.label}` },
+    }),
+  },
+  'DELETE /api/user/users/:id/domains/subdomain': {
+    expect: { anon: 401, none: [403, 'FORBIDDEN'], premium: 200, other: [403, 'FORBIDDEN'] },
+    call: ({ target }) => ({ path: `/api/user/users/${target.uid}/domains/subdomain` }),
+  },
+  'POST /api/user/users/:id/domains': {
+    expect: { anon: 401, none: [403, 'FORBIDDEN'], premium: 201, other: [403, 'FORBIDDEN'] },
+    call: ({ target }) => ({
+      path: `/api/user/users/${target.uid}/domains`,
+      body: { domain: `files.${target.label}.example` },
+    }),
+  },
+  'POST /api/user/users/:id/domains/:domain/verify': {
+    // A domain never added: Pam learns that (no DNS look-up is made); the others are refused before.
+    expect: { anon: 401, none: [403, 'FORBIDDEN'], premium: [404, 'NOT_FOUND'], other: [403, 'FORBIDDEN'] },
+    call: ({ target }) => ({
+      path: `/api/user/users/${target.uid}/domains/never.${target.label}.example/verify`,
+    }),
+  },
+  'DELETE /api/user/users/:id/domains/:domain': {
+    expect: { anon: 401, none: [403, 'FORBIDDEN'], premium: 204, other: [403, 'FORBIDDEN'] },
+    call: async ({ caller, target }) => {
+      const domain = `gone.${target.label}.example`;
+      if (caller === 'premium')
+        await api(ferry.baseUrl, `/api/user/users/${target.uid}/domains`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${target.token}` },
+          json: { domain },
+        });
+      return { path: `/api/user/users/${target.uid}/domains/${domain}` };
+    },
+  },
   'GET /api/user/webhooks': { expect: own(200), call: () => ({ path: '/api/user/webhooks' }) },
   'POST /api/user/webhooks': {
     expect: own(201),
@@ -1482,7 +1534,12 @@ function leaks(body: string, p: Person): string[] {
 beforeAll(async () => {
   sink = await startSmtpSink();
   ferry = await startTestFerry({
-    env: { SMTP_URL: sink.url, MAIL_RETRY_DELAY_SECONDS: '1', MAINTENANCE_CRON: '0 0 1 1 *' },
+    env: {
+      SMTP_URL: sink.url,
+      MAIL_RETRY_DELAY_SECONDS: '1',
+      MAINTENANCE_CRON: '0 0 1 1 *',
+      BASE_DOMAIN: 'matrix.test',
+    },
   });
   ann = await person('ann', 'NONE');
   pam = await person('pam', 'PREMIUM');

@@ -131,6 +131,17 @@ export class NotificationService {
   ) {}
 
   private receive: ReceiveHooks | null = null;
+  private hostOrigin: ((host: string) => string) | null = null;
+
+  /** Links of a transfer made on an owner's verified host start with that host's origin (`transfers.host`). */
+  linkHostsWith(originOf: (host: string) => string): void {
+    this.hostOrigin = originOf;
+  }
+
+  /** Where a transfer's links start: the verified host it was made on, else the public origin. */
+  private originFor(transfer: Pick<TransferRecord, 'host'>): string {
+    return transfer.host && this.hostOrigin ? this.hostOrigin(transfer.host) : this.publicOrigin();
+  }
 
   /** Received (S3) transfers: their owner's notification on dispatch, request reminders on the tick. */
   onReceive(hooks: ReceiveHooks): void {
@@ -210,12 +221,12 @@ export class NotificationService {
 
   private personalLink(transfer: TransferRecord, email: string): string {
     const secret = this.recipientSecret(transfer.id, email);
-    return `${downloadLink(this.publicOrigin(), transfer.id)}?userSecret=${secret}`;
+    return `${downloadLink(this.originFor(transfer), transfer.id)}?userSecret=${secret}`;
   }
 
   private unsubscribe(transfer: TransferRecord, payload: Omit<UnsubscribePayload, 'k' | 't'>) {
     const token = this.signer.sign({ k: 'unsub', t: transfer.id, ...payload } satisfies UnsubscribePayload);
-    const origin = this.publicOrigin();
+    const origin = this.originFor(transfer);
     return {
       /** The page the mail's footer link opens (a person confirms there; scanners that follow links do nothing). */
       page: `${origin}/unsubscribe?token=${token}`,
@@ -396,7 +407,7 @@ export class NotificationService {
         files: mailFiles(files),
         totalSize: transfer.totalSize,
         expiresAt: transfer.expiresAt,
-        downloadUrl: this.senderLink(transfer, this.publicOrigin()),
+        downloadUrl: this.senderLink(transfer, this.originFor(transfer)),
       });
       await this.mail.enqueue(this.outgoing(rendered, [transfer.senderEmail], `sum-${transferId}`));
     }
@@ -493,7 +504,7 @@ export class NotificationService {
       transferFileCount: transfer.fileCount,
       recipientEmail: recipient.email,
       reason,
-      downloadUrl: this.senderLink(transfer, this.publicOrigin()),
+      downloadUrl: this.senderLink(transfer, this.originFor(transfer)),
     });
     await this.mail.enqueue(
       this.outgoing(rendered, [transfer.senderEmail], `bounce-${transfer.id}-${recipient.id}`),
@@ -512,7 +523,7 @@ export class NotificationService {
       transferFileCount: transfer.fileCount,
       fileName: file.relativePath ?? file.name,
       signature,
-      transferUrl: this.senderLink(transfer, this.publicOrigin()),
+      transferUrl: this.senderLink(transfer, this.originFor(transfer)),
     });
     await this.mail.enqueue(
       this.outgoing(rendered, [transfer.senderEmail], `infected-${transfer.id}-${file.id}`),
@@ -547,7 +558,7 @@ export class NotificationService {
         fileCount: transfer.fileCount,
         failures: info.failures,
         lockedUntil: info.lockedUntil,
-        url: downloadLink(this.publicOrigin(), transfer.id),
+        url: downloadLink(this.originFor(transfer), transfer.id),
       },
     );
     await this.mail.enqueue(
@@ -598,7 +609,7 @@ export class NotificationService {
         downloaderEmail: who,
         files: mailFiles(downloadedFiles),
         downloadedAt: pending[0]!.createdAt,
-        transferUrl: this.senderLink(transfer, this.publicOrigin()),
+        transferUrl: this.senderLink(transfer, this.originFor(transfer)),
         unsubscribeUrl: links.page,
       });
       await this.mail.enqueue({

@@ -37,6 +37,8 @@ export interface TransferRecord {
   remindedFor: Date | null;
   /** The public origin at creation, for information only: links are built from the public origin of today. */
   origin: string | null;
+  /** The owner's verified host the transfer was made on (links use it); null or absent: PUBLIC_URL. */
+  host?: string | null;
   expiredAt: Date | null;
   storageRegion: string | null;
   /** Objects stored with SSE-C under this transfer's derived key (STORAGE=s3 with a key file, not disableSSEC). */

@@ -46,6 +46,8 @@ export class ReceiveRequestService {
       expiryReminderHours: number;
       /** Where request links (answers and mails) start, asked each time; never a request's stored origin. */
       publicOrigin: () => string;
+      /** The origin of an owner's verified host (a request made there keeps its host for its links). */
+      hostOrigin?: (host: string) => string;
     },
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -116,6 +118,7 @@ export class ReceiveRequestService {
       locale: request.locale ?? owner.user.locale,
       timeZone: request.timeZone ?? null,
       origin: ctx.origin,
+      host: ctx.host ?? null,
     };
     const asked = await this.repo.createRequest(
       record,
@@ -181,7 +184,7 @@ export class ReceiveRequestService {
       kind: 'request',
       linkMode: request.linkMode,
       state,
-      link: `${this.settings.publicOrigin()}/r/${request.id}`,
+      link: `${this.originFor(request)}/r/${request.id}`,
       subject: request.subject,
       message: request.message,
       senderName: request.senderName,
@@ -208,6 +211,11 @@ export class ReceiveRequestService {
     };
   }
 
+  private originFor(request: Pick<RequestRecord, 'host'>): string {
+    const { hostOrigin, publicOrigin } = this.settings;
+    return request.host && hostOrigin ? hostOrigin(request.host) : publicOrigin();
+  }
+
   private async mailAsked(request: RequestRecord, r: { id: number; email: string }, reminder: boolean) {
     const rendered = await receiveRequest(
       {
@@ -221,7 +229,7 @@ export class ReceiveRequestService {
         subject: request.subject,
         message: request.message,
         expiresAt: request.expiresAt,
-        uploadUrl: `${this.settings.publicOrigin()}/r/${request.id}?userSecret=${this.recipientSecret(request.id, r.email)}`,
+        uploadUrl: `${this.originFor(request)}/r/${request.id}?userSecret=${this.recipientSecret(request.id, r.email)}`,
         allowedExtensions: request.allowedExtensions,
         passwordProtected: request.passwordHash !== null,
         reminder,

@@ -58,6 +58,8 @@ export const DEFAULT_RECEIVE_RATE_LIMITS: ReceiveRateLimits = {
 export interface ReceiveContext {
   origin: string;
   ip: string;
+  /** The owner's verified host the request came to (Ferry's table of hosts), whose origin `origin` is. */
+  host?: string | null;
 }
 
 function rateLimited(retryAfterSeconds: number, message = 'Too many attempts; wait before trying again.') {

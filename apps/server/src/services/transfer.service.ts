@@ -71,6 +71,8 @@ export interface Actor {
   ip?: string;
   /** Origin the links stored, mailed and handed back start with: PUBLIC_URL, else http://localhost:PORT. */
   origin: string;
+  /** The owner's verified host the request came to (from Ferry's table of hosts), whose origin `origin` is. */
+  host?: string | null;
 }
 
 export interface UploadStorage {
@@ -304,6 +306,7 @@ export class TransferService {
       forceEmailWhenDownloadS2: notify.forceEmailWhenDownloadS2,
       senderVerification,
       origin: actor.origin,
+      host: actor.host ?? null,
       storageRegion: actor.forcedRegion ?? null,
       sseC: this.sseCFor(actor.disableSSEC),
       priceAmount: request.price?.amount ?? null,

@@ -159,6 +159,8 @@ export class PublicSite {
     const config = JSON.stringify({
       madeInCountry: this.settings.madeInCountry,
       mainDomain: visit.mainDomain,
+      ownHost: visit.ownHost === true,
+      ...(visit.homeOrigin ? { homeOrigin: visit.homeOrigin } : {}),
     }).replace(/</g, '\\u003c');
     return html
       .replace(

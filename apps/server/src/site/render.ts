@@ -45,6 +45,13 @@ export interface Visit {
   signedIn: boolean;
   /** The request came to the main domain (PUBLIC_URL's host). */
   mainDomain: boolean;
+  /** The request came to an account's or team's own verified host (its subdomain or custom domain). */
+  ownHost?: boolean;
+  /**
+   * On the main host: the origin of the user's home host, remembered by the auth-redirect cookie and still
+   * verified; the app's home page goes there (spec §4).
+   */
+  homeOrigin?: string | null;
   /** The visitor has answered the cookie-consent widget (a `ferry_consent` cookie came with the request). */
   consentChosen: boolean;
 }

@@ -98,6 +98,18 @@ export function createSessionCookie(
 }
 
 /**
+ * Redeems the one-time custom token of the cross-domain sign-in (spec §4) at the host it was made for: a session
+ * here (its cookie set by the answer); 400 when it is invalid, expired, used or meant for another host.
+ */
+export function redeemCustomToken(customToken: string, deviceId?: string): Promise<SessionCookieResponse> {
+  return apiRequest('/auth/auth/custom-token', {
+    method: 'POST',
+    body: { customToken, deviceId },
+    schema: SessionCookieResponse,
+  });
+}
+
+/**
  * Sets the session cookie from a session token handed over from another domain (spec §4 `sessionCookie`);
  * 400 for a token that does not check out.
  */

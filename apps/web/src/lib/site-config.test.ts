@@ -8,10 +8,12 @@ describe('the site settings the server puts in index.html', () => {
     expect(parseSiteConfig('{"madeInCountry":"FR","mainDomain":true}')).toEqual({
       madeInCountry: 'FR',
       mainDomain: true,
+      ownHost: false,
     });
     expect(parseSiteConfig('{"madeInCountry":" de ","mainDomain":false}')).toEqual({
       madeInCountry: 'DE',
       mainDomain: false,
+      ownHost: false,
     });
   });
 
@@ -20,8 +22,15 @@ describe('the site settings the server puts in index.html', () => {
       expect(parseSiteConfig(JSON.stringify({ madeInCountry: country, mainDomain: true }))).toEqual({
         madeInCountry: '',
         mainDomain: true,
+        ownHost: false,
       });
     }
+  });
+
+  it("reads whether the page is on an account's own host", () => {
+    expect(parseSiteConfig('{"madeInCountry":"","mainDomain":false,"ownHost":true}').ownHost).toBe(true);
+    for (const ownHost of ['true', 1, null, undefined])
+      expect(parseSiteConfig(JSON.stringify({ mainDomain: false, ownHost })).ownHost).toBe(false);
   });
 
   it('counts only a real true as the main domain', () => {
@@ -43,7 +52,7 @@ describe('the site settings the server puts in index.html', () => {
     element.type = 'application/json';
     element.textContent = '{"madeInCountry":"FR","mainDomain":true}';
     document.head.append(element);
-    expect(readSiteConfig()).toEqual({ madeInCountry: 'FR', mainDomain: true });
+    expect(readSiteConfig()).toEqual({ madeInCountry: 'FR', mainDomain: true, ownHost: false });
     element.textContent = '{"madeInCountry":"FR",';
     expect(readSiteConfig()).toEqual(NO_SITE_CONFIG);
   });

@@ -7,12 +7,23 @@ export interface SiteConfig {
   madeInCountry: string;
   /** Whether the page was asked for at the main domain (PUBLIC_URL's host), not a subdomain or another host. */
   mainDomain: boolean;
+  /**
+   * The page was asked for at an account's or team's own verified host (its subdomain or custom domain), as the
+   * server found it in its table of hosts: signed-out visitors get the limited pages only (spec §2).
+   */
+  ownHost: boolean;
+  /** On the main host: the user's home host (auth-redirect cookie, spec §4), where the home page goes; else absent. */
+  homeOrigin?: string;
 }
 
 export const SITE_CONFIG_ELEMENT_ID = 'ferry-site-config';
 
 /** Without the element (dev server, tests) or with one that cannot be read: no banner, not the main domain. */
-export const NO_SITE_CONFIG: Readonly<SiteConfig> = Object.freeze({ madeInCountry: '', mainDomain: false });
+export const NO_SITE_CONFIG: Readonly<SiteConfig> = Object.freeze({
+  madeInCountry: '',
+  mainDomain: false,
+  ownHost: false,
+});
 
 /** The settings in `text` (the element's JSON); anything missing or malformed reads as NO_SITE_CONFIG's. */
 export function parseSiteConfig(text: string | null | undefined): SiteConfig {
@@ -24,12 +35,14 @@ export function parseSiteConfig(text: string | null | undefined): SiteConfig {
     return { ...NO_SITE_CONFIG };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ...NO_SITE_CONFIG };
-  const { madeInCountry, mainDomain } = value as Record<string, unknown>;
+  const { madeInCountry, mainDomain, ownHost, homeOrigin } = value as Record<string, unknown>;
   const country = typeof madeInCountry === 'string' ? madeInCountry.trim().toUpperCase() : '';
   return {
     // ZZ is ISO's "unknown region": no country to name.
     madeInCountry: /^[A-Z]{2}$/.test(country) && country !== 'ZZ' ? country : '',
     mainDomain: mainDomain === true,
+    ownHost: ownHost === true,
+    ...(typeof homeOrigin === 'string' && /^https?:\/\/[^/]+$/.test(homeOrigin) ? { homeOrigin } : {}),
   };
 }
 

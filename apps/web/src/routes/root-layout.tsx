@@ -7,6 +7,7 @@ import { SignBackInDialog } from '../features/auth/sign-back-in-dialog';
 import { UserMenu } from '../features/auth/user-menu';
 import { BillingNoticesSlot } from '../features/billing/billing-notices-slot';
 import { useRememberReturnPage } from '../features/dashboard/return-page';
+import { OwnHostGate, useLimitedLayout } from '../features/hosts/own-host-gate';
 import { ToastArea } from '../features/toasts/toast-area';
 import { MadeInBanner } from '../features/visitors/made-in-banner';
 import { useScrollToTop } from '../hooks/use-scroll-to-top';
@@ -15,13 +16,15 @@ import { PRODUCT_NAME } from '../lib/config';
 /**
  * Frame of every page: the "Made in" banner for signed-out visitors (spec §1), header (brand, language, sign-in
  * link or user menu), the routed page, footer with the site's pages, the toast area, the sign-back-in prompt
- * and the billing notices (spec §4 billing state).
+ * and the billing notices (spec §4 billing state). On an account's own host a signed-out visitor sees the limited
+ * layout (no footer of marketing pages) and only the pages OwnHostGate lets through.
  */
 export function RootLayout() {
   const { t } = useTranslation();
   useScrollToTop();
   // Where the sliding panel's close button returns to (spec §2): the last uploader or receiver page.
   useRememberReturnPage();
+  const limited = useLimitedLayout();
   return (
     <div className="app">
       <a className="skip-link" href="#main">
@@ -39,9 +42,11 @@ export function RootLayout() {
         </div>
       </header>
       <main id="main" className="app-main" tabIndex={-1}>
-        <Outlet />
+        <OwnHostGate>
+          <Outlet />
+        </OwnHostGate>
       </main>
-      <SiteFooter />
+      {limited ? null : <SiteFooter />}
       <ToastArea />
       <SignBackInDialog />
       <BillingNoticesSlot />

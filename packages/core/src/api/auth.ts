@@ -108,6 +108,14 @@ export const SessionCookieResponse = z.object({
   sessionCookie: z.string(),
   /** Epoch milliseconds the session ends (the state's `sessionExpireTimestamp`). */
   sessionExpireTimestamp: z.number().int(),
+  /**
+   * With `currentDomain`: the user's account or team is served at another host (its subdomain or custom domain).
+   * The client goes to `{redirectOrigin}/…?customToken=…&authRedir=true[&staySignedIn=true]` (spec §4).
+   */
+  redirectDomain: z.string().optional(),
+  redirectOrigin: z.string().optional(),
+  /** The one-time hand-off token for redirectDomain (60 s; redeemed at POST /api/auth/auth/custom-token there). */
+  customToken: z.string().optional(),
 });
 export type SessionCookieResponse = z.infer<typeof SessionCookieResponse>;
 

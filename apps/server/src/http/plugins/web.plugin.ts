@@ -24,6 +24,8 @@ export interface WebOptions {
   csp: CspSources;
   /** What a download page's link preview may say (its head is read by chat apps and social sites). */
   linkPreviews?: Pick<LinkPreviewService, 'preview'>;
+  /** On the main host, the origin of the home host the auth-redirect cookie remembers (if still verified). */
+  homeOf?: (request: FastifyRequest) => Promise<string | null>;
 }
 
 /** Pages are drawn from a few variants (path × language × banner), so their compressed copies are kept. */
@@ -75,7 +77,10 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
   );
   const visitOf = (request: FastifyRequest): Visit => ({
     signedIn: Boolean(request.cookies?.[SESSION_COOKIE]),
-    mainDomain: mainHost === null || request.hostname.split(':')[0]!.toLowerCase() === mainHost,
+    mainDomain:
+      !request.servedHost &&
+      (mainHost === null || request.hostname.split(':')[0]!.toLowerCase() === mainHost),
+    ownHost: request.servedHost !== null,
     consentChosen: /^(all|necessary)$/.test(request.cookies?.ferry_consent ?? ''),
   });
   const text = (request: FastifyRequest, reply: FastifyReply, type: string, body: string, cache: string) =>
@@ -147,7 +152,8 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
     const pathname = request.url.split('?')[0]!;
     const readable = request.method === 'GET' || request.method === 'HEAD';
     if (readable && !pathname.startsWith('/api/')) {
-      const page = site.page(pathname, visitOf(request));
+      // An account's or team's own host shows no marketing: its paths are the app's.
+      const page = request.servedHost ? null : site.page(pathname, visitOf(request));
       if (page !== null) {
         reply.status(200).header('Cache-Control', 'no-cache').header('Content-Security-Policy', siteCsp);
         return sendText(request, reply, page);
@@ -155,11 +161,12 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
       if (hasWeb) {
         // Read per request, like the app's other files, so a rebuilt app is served without a restart.
         const transferId = options.linkPreviews ? downloadPageId(pathname) : null;
+        const homeOrigin = (await options.homeOf?.(request)) ?? null;
         const html = site.appShell(
           await readFile(index, 'utf8'),
           pathname,
           request.headers['accept-language'],
-          visitOf(request),
+          { ...visitOf(request), homeOrigin },
           transferId && options.linkPreviews
             ? { transferId, preview: await options.linkPreviews.preview(transferId) }
             : undefined,

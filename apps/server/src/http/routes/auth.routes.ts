@@ -3,8 +3,10 @@ import {
   ApiTokenCreated,
   ApiTokenCreateRequest,
   ApiTokenInfo,
+  AUTH_REDIRECT_COOKIE_DAYS,
   AuthState,
   ChangePasswordRequest,
+  CustomTokenRequest,
   Email,
   ErrorBody,
   ForgotPasswordRequest,
@@ -15,6 +17,7 @@ import {
   RegisterRequest,
   RegisterResponse,
   ResetPasswordRequest,
+  SESSION_COOKIE_STAY_SIGNED_IN_MINUTES,
   SessionCookieQuery,
   SessionCookieResponse,
   SessionInfo,
@@ -32,6 +35,8 @@ import { z } from 'zod';
 import { checkTokenScope } from '../../services/api-token-scopes.js';
 import { AppError } from '../../services/app-error.js';
 import type { Authenticated, AuthRequestContext, AuthService } from '../../services/auth.service.js';
+import type { HostHandoffService } from '../../services/host-handoff.service.js';
+import { AUTH_REDIRECT_COOKIE } from './hosts.routes.js';
 
 export const SESSION_COOKIE = 'ferry_session';
 
@@ -122,6 +127,8 @@ export const authRoutes =
     publicOrigin: () => string,
     secureCookies: boolean,
     publicUrl: string | null = null,
+    /** The cross-domain hand-off (spec §4): accounts and teams served at their own host. */
+    handoffs: HostHandoffService | null = null,
   ): FastifyPluginAsyncZod =>
   async (app) => {
     const ctx = (r: FastifyRequest): AuthRequestContext => ({
@@ -203,6 +210,45 @@ export const authRoutes =
           ctx(request),
         );
         setCookie(reply, session.sessionCookie, maxAgeSeconds);
+        // A browser tells where it is (currentDomain): one whose account or team is served at another host is
+        // sent there with a one-time custom token; staying signed in, this host remembers that home for 90 days.
+        if (!request.query.currentDomain || !handoffs) return session;
+        const redirect = await handoffs.redirectFor(
+          await auth.authenticate(session.sessionCookie),
+          request.servedHost,
+          request.query.expiresInMinutes,
+        );
+        if (!redirect) return session;
+        if (request.query.expiresInMinutes >= SESSION_COOKIE_STAY_SIGNED_IN_MINUTES)
+          reply.setCookie(AUTH_REDIRECT_COOKIE, redirect.redirectDomain, {
+            path: '/',
+            httpOnly: true,
+            sameSite: 'lax',
+            secure: secureCookies,
+            maxAge: AUTH_REDIRECT_COOKIE_DAYS * 86_400,
+          });
+        return { ...session, ...redirect };
+      },
+    );
+    app.post(
+      '/api/auth/auth/custom-token',
+      {
+        schema: {
+          tags,
+          summary: 'Trades a one-time custom token (60 s, for this host only) for a session here (spec §4)',
+          body: CustomTokenRequest,
+          response: { 200: SessionCookieResponse, ...errors },
+        },
+      },
+      async (request, reply) => {
+        if (!handoffs) throw new AppError('VALIDATION_FAILED', 'No hand-off on this server.');
+        const { maxAgeSeconds, ...session } = await handoffs.redeem(
+          request.body.customToken,
+          request.servedHost,
+          ctx(request),
+          request.body.deviceId,
+        );
+        setCookie(reply, session.sessionCookie, maxAgeSeconds);
         return session;
       },
     );
@@ -251,12 +297,9 @@ export const authRoutes =
             details: { reason: 'CROSS_SITE_REQUEST' },
           });
         const result = await auth.signOut(request.auth, { revokeAllSessions }, ctx(request));
-        reply.clearCookie(SESSION_COOKIE, {
-          path: '/',
-          httpOnly: true,
-          sameSite: 'lax',
-          secure: secureCookies,
-        });
+        // This host's session only (another host's session of the same sign-in stays); its remembered home goes.
+        for (const name of [SESSION_COOKIE, AUTH_REDIRECT_COOKIE])
+          reply.clearCookie(name, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies });
         return result;
       },
     );

@@ -42,10 +42,15 @@ export const receiveRoutes =
   (
     receive: ReceiveService,
     requests: ReceiveRequestService,
-    publicOrigin: () => string,
+    /** Where links start: the verified host the request came to, else the public origin. */
+    publicOrigin: (request?: FastifyRequest) => string,
   ): FastifyPluginAsyncZod =>
   async (app) => {
-    const ctx = (r: FastifyRequest): ReceiveContext => ({ origin: publicOrigin(), ip: r.ip });
+    const ctx = (r: FastifyRequest): ReceiveContext => ({
+      origin: publicOrigin(r),
+      ip: r.ip,
+      host: r.servedHost?.host ?? null,
+    });
 
     // --- file requests (signed in) ---
     app.post(

@@ -34,7 +34,8 @@ export const transferRoutes =
   (
     transfers: TransferService,
     notifications: NotificationService,
-    publicOrigin: () => string,
+    /** Where links start: the verified host the request came to, else the public origin. */
+    publicOrigin: (request?: FastifyRequest) => string,
   ): FastifyPluginAsyncZod =>
   async (app) => {
     const actorOf = (r: FastifyRequest): Actor => ({
@@ -47,7 +48,8 @@ export const transferRoutes =
       disableSSEC: r.auth?.user.limitSettings.disableSSEC ?? false,
       notificationDefaults: r.auth ? notificationDefaults(r.auth.user) : undefined,
       ip: r.ip,
-      origin: publicOrigin(),
+      origin: publicOrigin(r),
+      host: r.servedHost?.host ?? null,
     });
 
     app.post(

@@ -16,7 +16,7 @@ import * as authApi from '../../lib/auth-api';
 import { deviceId } from '../../lib/device-id';
 import { readJson, writeJson } from '../../lib/storage';
 import { useToast } from '../toasts/toast-context';
-import { consumeHandoff, type Handoff, isTokenShaped, rememberAuthDomain } from './handoff';
+import { consumeHandoff, type Handoff, handoffUrl, isTokenShaped, rememberAuthDomain } from './handoff';
 import { expiryDecision, scheduleExpiryChecks } from './session-timing';
 
 /** Spec §3: the anonymous state has no user, plan NONE and no permissions. */
@@ -196,11 +196,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     ): Promise<SessionOutcome> => {
       writeJson(STAY_SIGNED_IN_KEY, staySignedIn);
       try {
-        await authApi.createSessionCookie(idToken, {
+        const session = await authApi.createSessionCookie(idToken, {
           expiresInMinutes: authApi.sessionMinutes(staySignedIn),
           deviceId: deviceId(),
           ...options,
         });
+        // Spec §4: the account or team is served at another host; go there with the one-time custom token.
+        if (session.redirectOrigin && session.customToken) {
+          const next = new URLSearchParams(window.location.search).get('next');
+          window.location.assign(handoffUrl(session.redirectOrigin, session.customToken, staySignedIn, next));
+          // The page is left: nothing here resolves any more.
+          return new Promise<SessionOutcome>(() => undefined);
+        }
       } catch (error) {
         const refused = refusalOf(error);
         if (!refused) throw error;
@@ -238,6 +245,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       }
       try {
         if (!isTokenShaped(handoff.token)) throw new UnexpectedTokenFormatError();
+        if (handoff.authRedir) {
+          // Sent here by a sign-in on another host: the one-time token opens a session on this one.
+          writeJson(STAY_SIGNED_IN_KEY, handoff.staySignedIn);
+          await authApi.redeemCustomToken(handoff.token, deviceId());
+          const next = await authApi.getAuthState();
+          if (!next.user) throw new CookieRefusedError();
+          apply(next);
+          setEndedBy(null);
+          setLoadError(null);
+          setStatus('ready');
+          return;
+        }
         const outcome = await startSession(handoff.token, handoff.staySignedIn, { currentDomain: hostname });
         if (outcome.ok) {
           if (handoff.staySignedIn) rememberAuthDomain(hostname);
@@ -269,7 +288,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const signIn = useCallback(
     async ({ email, password, totp, staySignedIn }: SignInInput) => {
       const { idToken } = await authApi.signIn({ email, password, ...(totp ? { totp } : {}) });
-      return startSession(idToken, staySignedIn);
+      // currentDomain: the server tells whether this user belongs on another host (spec §4 hand-off).
+      return startSession(idToken, staySignedIn, { currentDomain: window.location.hostname });
     },
     [startSession],
   );

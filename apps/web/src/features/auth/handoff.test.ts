@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AUTH_REDIRECT_COOKIE,
   consumeHandoff,
+  handoffUrl,
   isTokenShaped,
   readHandoff,
   rememberAuthDomain,
@@ -90,5 +91,39 @@ describe('sign-in hand-off (spec §2/§4)', () => {
     );
     rememberAuthDomain('localhost', jar, false);
     expect(jar.cookie).not.toContain('Secure');
+  });
+});
+
+describe('the cross-domain hand-off (spec §4)', () => {
+  it('goes to the page asked for on the home host, with the token, the auth-redir flag and staySignedIn', () => {
+    expect(handoffUrl('http://acme.ferry.test:8080', 'a.b.c', true, '/dashboard?tab=2')).toBe(
+      'http://acme.ferry.test:8080/dashboard?tab=2&customToken=a.b.c&authRedir=true&staySignedIn=true',
+    );
+    expect(handoffUrl('https://files.acme.com', 'a.b.c', false, null)).toBe(
+      'https://files.acme.com/?customToken=a.b.c&authRedir=true',
+    );
+    // `next` is a path of the app: another site's address is never followed.
+    expect(handoffUrl('https://files.acme.com', 't', false, '//evil.example/x')).toBe(
+      'https://files.acme.com/?customToken=t&authRedir=true',
+    );
+    expect(handoffUrl('https://files.acme.com', 't', false, 'https://evil.example/')).toBe(
+      'https://files.acme.com/?customToken=t&authRedir=true',
+    );
+  });
+
+  it('reads the auth-redir flag and takes it out of the address with the token', () => {
+    expect(readHandoff('?customToken=a.b.c&authRedir=true&staySignedIn=true')).toEqual({
+      kind: 'customToken',
+      token: 'a.b.c',
+      staySignedIn: true,
+      authRedir: true,
+    });
+    expect(
+      withoutHandoff({
+        pathname: '/x',
+        search: '?q=1&customToken=a.b.c&authRedir=true&staySignedIn=true',
+        hash: '',
+      }),
+    ).toBe('/x?q=1');
   });
 });

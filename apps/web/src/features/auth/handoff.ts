@@ -8,11 +8,14 @@ import type { CookieJar } from '../../lib/device-id';
  */
 
 /** The query parameters of the hand-off, as the spec names them. */
-export const HANDOFF_PARAMS = ['customToken', 'staySignedIn', 'sessionCookie'] as const;
+export const HANDOFF_PARAMS = ['customToken', 'staySignedIn', 'authRedir', 'sessionCookie'] as const;
 
 export type Handoff =
-  /** An id token to trade at /auth/auth/session-cookie (14 days with staySignedIn). */
-  | { kind: 'customToken'; token: string; staySignedIn: boolean }
+  /**
+   * An id token to trade at /auth/auth/session-cookie (14 days with staySignedIn); with `authRedir`, the one-time
+   * token of the cross-domain sign-in (another host sent the user here), redeemed at /auth/auth/custom-token.
+   */
+  | { kind: 'customToken'; token: string; staySignedIn: boolean; authRedir?: true }
   /** A session token to set as this site's cookie at /auth/auth/set-session. */
   | { kind: 'sessionCookie'; token: string };
 
@@ -25,6 +28,7 @@ export function readHandoff(search: string | URLSearchParams): Handoff | null {
       kind: 'customToken',
       token: customToken.trim(),
       staySignedIn: params.get('staySignedIn') === 'true',
+      ...(params.get('authRedir') === 'true' ? { authRedir: true as const } : {}),
     };
   }
   const sessionCookie = params.get('sessionCookie');
@@ -82,4 +86,22 @@ export function rememberAuthDomain(
   jar.cookie = `${AUTH_REDIRECT_COOKIE}=${encodeURIComponent(domain)}; Max-Age=${maxAge}; Path=/; SameSite=Lax${
     secure ? '; Secure' : ''
   }`;
+}
+
+/**
+ * The address on the user's home host that a sign-in here hands off to (spec §4): the page asked for (`next`, a
+ * path of this app) with the one-time custom token, the auth-redir flag and, when staying signed in, staySignedIn.
+ */
+export function handoffUrl(
+  origin: string,
+  customToken: string,
+  staySignedIn: boolean,
+  next: string | null,
+): string {
+  const path = next?.startsWith('/') && !next.startsWith('//') ? next : '/';
+  const url = new URL(path, origin);
+  url.searchParams.set('customToken', customToken);
+  url.searchParams.set('authRedir', 'true');
+  if (staySignedIn) url.searchParams.set('staySignedIn', 'true');
+  return url.toString();
 }
