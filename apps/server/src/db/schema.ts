@@ -88,8 +88,15 @@ export const transfers = pgTable(
     retainedUntil: ts('retained_until'),
     /** In-page previews given (link calls with preview=true), counted apart from downloads (PREVIEWS_PER_TRANSFER). */
     previewCount: integer('preview_count').notNull().default(0),
+    /** The sender's custom link (`/dl/{customLink}`, lowercase); unique case-insensitively across the instance. */
+    customLink: text('custom_link'),
+    /** The availability window's start: PENDING until then (spec §3 "from" date); null: open when uploaded. */
+    availableFrom: ts('available_from'),
   },
   (t) => [
+    uniqueIndex('transfers_custom_link_idx').on(sql`lower(${t.customLink})`),
+    // Transfers waiting for their window (the safety-net sweep releases those whose moment passed).
+    index('transfers_pending_idx').on(t.availableFrom).where(sql`${t.status} = 'PENDING'`),
     index('transfers_anonymous_pending_idx')
       .on(t.clientIp)
       .where(sql`${t.status} = 'UPLOADING' AND ${t.clientIp} IS NOT NULL`),
