@@ -112,6 +112,22 @@ describe('custom links', () => {
     expect(thumbs.body.thumbnails[0].fileId).toBe(t.files[0].id);
   });
 
+  it('are what the mails link to: each recipient’s personal link opens at the custom link', async () => {
+    const slug = unique('board-pack');
+    const bob = `bob-${process.pid}@links.example`;
+    const t = await uploaded(paying, { type: 'S1', recipients: [bob], customLink: slug });
+    const mail = await sink.waitFor((m) => m.to.includes(bob));
+    const personal = new RegExp(`https://ferry\\.example/dl/${slug}\\?userSecret=([A-Za-z0-9_-]+)`).exec(
+      mail.parsed.text ?? '',
+    );
+    expect(personal, mail.parsed.text || '').not.toBeNull();
+    const opened = await api(
+      ferry.baseUrl,
+      `/api/transfer/downloads/info?transferId=${slug}&userSecret=${personal![1]}`,
+    );
+    expect(opened.body).toMatchObject({ transferId: t.transferId, recipientEmail: bob });
+  });
+
   it('keep a password: the slug opens nothing more than the id does', async () => {
     const slug = unique('locked');
     const t = await uploaded(paying, { customLink: slug, password: 'correct horse' });
