@@ -39,6 +39,13 @@ import { PgWebhookRepository } from './db/webhook.repository.js';
 import { txtLookup } from './dns/txt-lookup.js';
 import { ConnectionTracker } from './http/connection-tracker.js';
 import { MetricsServer } from './http/metrics-server.js';
+import {
+  AVAILABILITY_RELEASE,
+  AVAILABILITY_SWEEP,
+  AVAILABILITY_SWEEP_CRON,
+  type AvailabilityJob,
+  availabilityQueues,
+} from './jobs/availability-job.js';
 import { PgMailDeliveries } from './jobs/mail-deliveries.js';
 import { MailJob, mailQueueDefinition } from './jobs/mail-job.js';
 import { JobQueue } from './jobs/queue.js';
@@ -60,6 +67,7 @@ import { Argon2PasswordHasher } from './security/argon2.js';
 import { SecondFactor } from './security/second-factor.js';
 import { Signer, sha256Hex } from './security/secrets.js';
 import { AuthService } from './services/auth.service.js';
+import { AvailabilityHold, AvailabilityReleases } from './services/availability-hold.js';
 import { BillingAccounts } from './services/billing-account.js';
 import type { Invoices, Taxes } from './services/billing-ports.js';
 import { CleanupService } from './services/cleanup.service.js';
@@ -347,6 +355,7 @@ export async function createFerry(
           retryBackoff: true,
           expireInSeconds: 6 * 3600,
         },
+        ...availabilityQueues,
       ],
       logger: logger.child({ component: 'jobs' }),
     });
@@ -546,6 +555,20 @@ export async function createFerry(
       });
     }
     for (const hold of options.extraHolds ?? []) transfers.addHold(hold);
+    // The availability window is asked last: a transfer under review or being scanned says so first, and opens
+    // (PENDING until its moment) once those holds end.
+    const releaseScheduler = {
+      releaseAt: async (transferId: string, at: Date) =>
+        void (await jobs.send<AvailabilityJob>(AVAILABILITY_RELEASE, { transferId }, { startAfter: at })),
+    };
+    transfers.addHold(new AvailabilityHold(releaseScheduler));
+    const windows = new AvailabilityReleases(transfers, repo, releaseScheduler);
+    dashboard.actions.onWindowMoved((transferId, availableFrom) => windows.moved(transferId, availableFrom));
+    await jobs.work<AvailabilityJob>(AVAILABILITY_RELEASE, async (job) => ({
+      status: await windows.release(job.data.transferId),
+    }));
+    await jobs.work(AVAILABILITY_SWEEP, async () => ({ released: await windows.releaseDue() }));
+    await jobs.schedule(AVAILABILITY_SWEEP, AVAILABILITY_SWEEP_CRON);
 
     const receiveRepo = new PgReceiveRepository(database.pool);
     const receiveOwners = new ReceiveOwners(accounts, limits);
@@ -705,6 +728,7 @@ export async function createFerry(
     );
     downloads.recordSecurity(securityLog);
     downloads.gateScans(config.scan?.policy ?? null);
+    downloads.releasePendingWith((transferId) => transfers.releaseHeld(transferId));
     downloads.restrictReceived((transfer, userId) => receive.mayDownload(transfer, userId));
     // The admin transfers page: the owner's team manager or a TRANSFER_MANAGER of the team downloads as an admin.
     downloads.adminDownloads({

@@ -67,6 +67,8 @@ export const TRANSFER_EVENTS = [
   'SCAN_DONE_INFECTED',
   'FORCE_EMAIL_WHEN_DOWNLOAD_S2_ADDED',
   'FORCE_EMAIL_WHEN_DOWNLOAD_S2_REMOVED',
+  /** The availability window's start (`availableFrom`) was moved or cleared: data {from, to}. */
+  'AVAILABILITY_CHANGED',
 ] as const;
 export type TransferEventType = (typeof TRANSFER_EVENTS)[number];
 

@@ -20,6 +20,7 @@ export * from './constants.js';
 export * from './enums.js';
 export * from './errors.js';
 export * from './plans.js';
+export * from './rules/custom-link.js';
 export * from './rules/event-actor.js';
 export * from './rules/expiry.js';
 export * from './rules/file-name.js';

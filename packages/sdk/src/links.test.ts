@@ -34,6 +34,14 @@ describe('parseDownloadLink', () => {
     );
   });
 
+  it('reads a custom link as the transfer it names', () => {
+    expect(parseDownloadLink('https://ferry.example.com/dl/q3-report?userSecret=s3cr3t')).toEqual({
+      server: 'https://ferry.example.com',
+      transferId: 'q3-report',
+      userSecret: 's3cr3t',
+    });
+  });
+
   it("keeps the purchase token of a buyer's link", () => {
     expect(parseDownloadLink('https://ferry.example.com/dl/AbCdEfGh12345678?purchase=Ab12.x-Y_z')).toEqual({
       server: 'https://ferry.example.com',
@@ -45,7 +53,8 @@ describe('parseDownloadLink', () => {
   it.each([
     ['not a url', 'not a download link'],
     ['ftp://example.com/dl/AbCdEfGh12345678', 'not an http(s) download link'],
-    ['https://example.com/dl/short', 'not a download link'],
+    ['https://example.com/dl/ab', 'not a download link'],
+    ['https://example.com/dl/q3_report', 'not a download link'],
     ['https://example.com/dl/AbCdEfGh12345678/toolongid', 'not a download link'],
     ['https://example.com/d/AbCdEfGh12345678', 'not a download link'],
     ['https://example.com/dl/AbCdEfGh1234567!', 'not a download link'],

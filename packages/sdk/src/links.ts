@@ -1,6 +1,14 @@
-import { FILE_ID_LENGTH, TRANSFER_ID_LENGTH } from '@ferry/core';
+import {
+  CUSTOM_LINK_MAX_LENGTH,
+  CUSTOM_LINK_MIN_LENGTH,
+  FILE_ID_LENGTH,
+  TRANSFER_ID_LENGTH,
+} from '@ferry/core';
 
-/** A parsed download link: `{server}/dl/{transferId}` or `{server}/dl/{transferId}/{fileId}`. */
+/**
+ * A parsed download link: `{server}/dl/{transferId}` or `{server}/dl/{transferId}/{fileId}`, where the transfer
+ * may be named by its custom link (`/dl/q3-report`): the download calls take either.
+ */
 export interface DownloadLink {
   /** Origin plus any base path in front of `/dl`, without a trailing slash: where the API lives. */
   server: string;
@@ -14,7 +22,7 @@ export interface DownloadLink {
 }
 
 const LINK_PATH = new RegExp(
-  `^(.*?)/dl/([A-Za-z0-9]{${TRANSFER_ID_LENGTH}})(?:/([A-Za-z0-9]{${FILE_ID_LENGTH}}))?/*$`,
+  `^(.*?)/dl/([A-Za-z0-9]{${TRANSFER_ID_LENGTH}}|[A-Za-z0-9-]{${CUSTOM_LINK_MIN_LENGTH},${CUSTOM_LINK_MAX_LENGTH}})(?:/([A-Za-z0-9]{${FILE_ID_LENGTH}}))?/*$`,
 );
 
 /**

@@ -347,6 +347,7 @@ export class DashboardRepository {
       allowPreview: boolean;
       maxDownloads: number | null;
       status: TransferStatus;
+      availableFrom: Date | null;
     }>,
   ): Promise<void> {
     if (Object.keys(set).length === 0) return;

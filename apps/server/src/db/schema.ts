@@ -96,8 +96,15 @@ export const transfers = pgTable(
     /** The download page's link preview chosen by its sender (spec §3 open-graph customization); null: default. */
     ogTitle: text('og_title'),
     ogDescription: text('og_description'),
+    /** The sender's custom link (`/dl/{customLink}`, lowercase); unique case-insensitively across the instance. */
+    customLink: text('custom_link'),
+    /** The availability window's start: PENDING until then (spec §3 "from" date); null: open when uploaded. */
+    availableFrom: ts('available_from'),
   },
   (t) => [
+    uniqueIndex('transfers_custom_link_idx').on(sql`lower(${t.customLink})`),
+    // Transfers waiting for their window (the safety-net sweep releases those whose moment passed).
+    index('transfers_pending_idx').on(t.availableFrom).where(sql`${t.status} = 'PENDING'`),
     index('transfers_anonymous_pending_idx')
       .on(t.clientIp)
       .where(sql`${t.status} = 'UPLOADING' AND ${t.clientIp} IS NOT NULL`),

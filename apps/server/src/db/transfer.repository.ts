@@ -1,7 +1,8 @@
 import type { TransferStatus } from '@ferry/core';
-import { and, asc, eq, inArray, isNull, lt, or, sql, TransactionRollbackError } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql, TransactionRollbackError } from 'drizzle-orm';
 import { sha256Hex } from '../security/secrets.js';
 import {
+  CustomLinkTaken,
   type DownloadRecord,
   type NewTransferEvent,
   type NewTransferFileRecord,
@@ -35,36 +36,63 @@ export class PgTransferRepository implements TransferRepository {
     quota?: { teamId: string; maxBytes: number },
     anonymous?: { clientIp: string; maxPendingBytes: number },
   ): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      if (quota) {
-        // One creation per team at a time: the sum and the insert cannot interleave with another member's.
-        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`quota:${quota.teamId}`}))`);
-        const used = await new PgTransferRepository(tx as unknown as Database).storageUsed(quota.teamId);
-        if (used + transfer.totalSize > quota.maxBytes) throw new StorageQuotaExceeded(used, quota.maxBytes);
-      }
-      if (anonymous) {
-        // Likewise one anonymous creation per client address at a time, whichever instance takes it.
-        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`pending:${anonymous.clientIp}`}))`);
-        const [row] = await tx
-          .select({ pending: sql<string>`coalesce(sum(${transfers.totalSize}), 0)` })
-          .from(transfers)
-          .where(and(eq(transfers.clientIp, anonymous.clientIp), eq(transfers.status, 'UPLOADING')));
-        const pending = Number(row?.pending ?? 0);
-        if (pending + transfer.totalSize > anonymous.maxPendingBytes)
-          throw new PendingUploadsExceeded(pending, anonymous.maxPendingBytes);
-      }
-      await tx.insert(transfers).values({ ...transfer, clientIp: anonymous?.clientIp ?? null });
-      // Large transfers hold thousands of files: insert in slices below PostgreSQL's parameter limit.
-      for (let i = 0; i < files.length; i += 1000)
-        await tx.insert(transferFiles).values(files.slice(i, i + 1000));
-      if (recipients.length > 0)
+    await this.db
+      .transaction(async (tx) => {
+        if (quota) {
+          // One creation per team at a time: the sum and the insert cannot interleave with another member's.
+          await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`quota:${quota.teamId}`}))`);
+          const used = await new PgTransferRepository(tx as unknown as Database).storageUsed(quota.teamId);
+          if (used + transfer.totalSize > quota.maxBytes)
+            throw new StorageQuotaExceeded(used, quota.maxBytes);
+        }
+        if (anonymous) {
+          // Likewise one anonymous creation per client address at a time, whichever instance takes it.
+          await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`pending:${anonymous.clientIp}`}))`);
+          const [row] = await tx
+            .select({ pending: sql<string>`coalesce(sum(${transfers.totalSize}), 0)` })
+            .from(transfers)
+            .where(and(eq(transfers.clientIp, anonymous.clientIp), eq(transfers.status, 'UPLOADING')));
+          const pending = Number(row?.pending ?? 0);
+          if (pending + transfer.totalSize > anonymous.maxPendingBytes)
+            throw new PendingUploadsExceeded(pending, anonymous.maxPendingBytes);
+        }
+        await tx.insert(transfers).values({ ...transfer, clientIp: anonymous?.clientIp ?? null });
+        // Large transfers hold thousands of files: insert in slices below PostgreSQL's parameter limit.
+        for (let i = 0; i < files.length; i += 1000)
+          await tx.insert(transferFiles).values(files.slice(i, i + 1000));
+        if (recipients.length > 0)
+          await tx
+            .insert(transferRecipients)
+            .values(recipients.map((r, position) => ({ transferId: transfer.id, position, ...r })));
         await tx
-          .insert(transferRecipients)
-          .values(recipients.map((r, position) => ({ transferId: transfer.id, position, ...r })));
-      await tx
-        .insert(transferEvents)
-        .values(events.map((e) => ({ transferId: transfer.id, ...e, data: e.data ?? {} })));
-    });
+          .insert(transferEvents)
+          .values(events.map((e) => ({ transferId: transfer.id, ...e, data: e.data ?? {} })));
+      })
+      .catch((error: unknown) => {
+        // Two senders racing for one custom link: the unique index lets one in, the other hears it is taken.
+        if (transfer.customLink && violates(error, 'transfers_custom_link_idx'))
+          throw new CustomLinkTaken(transfer.customLink);
+        throw error;
+      });
+  }
+
+  async findByCustomLink(link: string): Promise<TransferRecord | null> {
+    const rows = await this.db
+      .select()
+      .from(transfers)
+      .where(sql`lower(${transfers.customLink}) = ${link.toLowerCase()}`)
+      .limit(1);
+    return (rows[0] as TransferRecord | undefined) ?? null;
+  }
+
+  async pendingDue(now: Date, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: transfers.id })
+      .from(transfers)
+      .where(and(eq(transfers.status, 'PENDING'), lte(transfers.availableFrom, now)))
+      .orderBy(asc(transfers.availableFrom))
+      .limit(limit);
+    return rows.map((r) => r.id);
   }
 
   /** The storage region of a transfer's bytes (null: the main one, also for an unknown transfer). */
@@ -341,4 +369,13 @@ export class PgTransferRepository implements TransferRepository {
 /** A transfer that takes storage: not expired, deleted or retained (its files are still kept). */
 function storedTransfer() {
   return and(isNull(transfers.expiredAt), sql`${transfers.status} NOT IN ('DELETED', 'RETAINED')`);
+}
+
+/** Whether a failed statement broke this unique index (drizzle wraps the driver's error in `cause`). */
+function violates(error: unknown, constraint: string): boolean {
+  for (let e = error as { code?: string; constraint?: string; cause?: unknown } | undefined; e; ) {
+    if (e.code === '23505' && e.constraint === constraint) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
 }

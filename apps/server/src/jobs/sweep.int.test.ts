@@ -4,6 +4,7 @@ import { MAINTENANCE_TICK } from '../services/notification.service.js';
 import { WEBHOOKS_TICK } from '../services/webhook.service.js';
 import { createTransfer } from '../test/flows.js';
 import { query, startTestFerry } from '../test/harness.js';
+import { AVAILABILITY_SWEEP, AVAILABILITY_SWEEP_CRON } from './availability-job.js';
 
 describe('the scheduled sweep of abandoned uploads', () => {
   it('is scheduled hourly in the database, and a queued sweep job is worked by the server', async () => {
@@ -14,11 +15,12 @@ describe('the scheduled sweep of abandoned uploads', () => {
         'SELECT name, cron FROM pgboss.schedule ORDER BY name',
       );
       // The daily purge of old security-log entries, the hourly sweep, the minutely maintenance tick (expiry,
-      // reminders, lost jobs) and the minutely webhook deliveries.
+      // reminders, lost jobs), the availability windows' safety net and the minutely webhook deliveries.
       expect(schedules).toEqual([
         { name: PURGE_SECURITY_LOG, cron: '41 3 * * *' },
         { name: SWEEP_UNFINISHED, cron: '17 * * * *' },
         { name: MAINTENANCE_TICK, cron: '* * * * *' },
+        { name: AVAILABILITY_SWEEP, cron: AVAILABILITY_SWEEP_CRON },
         { name: WEBHOOKS_TICK, cron: '* * * * *' },
       ]);
 

@@ -52,6 +52,13 @@ export class DashboardActionsService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  private windowMoved: ((transferId: string, availableFrom: Date | null) => Promise<void>) | null = null;
+
+  /** Who hears that an owner moved or cleared a window (AvailabilityReleases.moved: queue or release now). */
+  onWindowMoved(listener: (transferId: string, availableFrom: Date | null) => Promise<void>): void {
+    this.windowMoved = listener;
+  }
+
   private security: SecurityLog | null = null;
 
   /** Disabling and deleting a transfer are written to its owner's team security log. */
@@ -80,7 +87,7 @@ export class DashboardActionsService {
 
   // --- changing ------------------------------------------------------------------------------------------
 
-  /** PATCH: name, expiry, password, preview, download limit and the notification switches. */
+  /** PATCH: name, expiry, availability window, password, preview, download limit and the notification switches. */
   async update(
     auth: Authenticated | null,
     transferId: string,
@@ -92,8 +99,15 @@ export class DashboardActionsService {
     editable(transfer);
     const team = await this.limits.forSender(owner.id);
     if (team?.memberSettings) checkMemberChange(patch, transfer, team.memberSettings);
+    const availableFrom =
+      patch.availableFrom === undefined ? undefined : this.newWindow(transfer, patch.availableFrom, team);
+    const opensAt = availableFrom === undefined ? (transfer.availableFrom ?? null) : availableFrom;
     const expiresAt =
-      patch.expiresAt === undefined ? undefined : this.newExpiry(transfer, patch.expiresAt, team);
+      patch.expiresAt === undefined ? undefined : this.newExpiry(transfer, patch.expiresAt, team, opensAt);
+    if (opensAt && opensAt >= (expiresAt ?? transfer.expiresAt))
+      throw new AppError('VALIDATION_FAILED', 'The transfer must open before it expires.', {
+        details: { field: availableFrom === undefined ? 'expiresAt' : 'availableFrom' },
+      });
     const passwordHash = patch.password ? await this.passwords.hash(patch.password) : undefined;
     const { downloadConfirmation, expiryReminder, forceEmailWhenDownloadS2 } = patch;
     if ([downloadConfirmation, expiryReminder, forceEmailWhenDownloadS2].some((v) => v !== undefined))
@@ -111,6 +125,18 @@ export class DashboardActionsService {
         throw new AppError('CONFLICT', 'This transfer has expired: its files are deleted.');
       const set: Parameters<DashboardRepository['update']>[1] = {};
       const events: NewTransferEvent[] = [];
+      if (availableFrom !== undefined) {
+        if (!this.beforeWindow(current)) throw alreadyOpen();
+        const from = current.availableFrom ?? null;
+        if ((availableFrom?.getTime() ?? null) !== (from?.getTime() ?? null)) {
+          set.availableFrom = availableFrom;
+          events.push({
+            type: 'AVAILABILITY_CHANGED',
+            actor: who,
+            data: { from: from?.toISOString() ?? null, to: availableFrom?.toISOString() ?? null },
+          });
+        }
+      }
       if (patch.name !== undefined && (patch.name || null) !== current.name) {
         set.name = patch.name || null;
         events.push({ type: 'RENAMED', actor: who, data: { from: current.name, to: set.name } });
@@ -145,7 +171,39 @@ export class DashboardActionsService {
       await tx.update(transferId, set);
       await tx.addEvents(transferId, events);
     });
+    // After the commit: a window still ahead gets its release queued; a cleared one opens the transfer now.
+    if (availableFrom !== undefined) await this.windowMoved?.(transferId, availableFrom);
     return this.reader.detailOf((await this.transfers.find(transferId))!, ctx.origin);
+  }
+
+  /** Whether the transfer has not opened yet: its window's start is ahead, or it still waits PENDING. */
+  private beforeWindow(transfer: TransferRecord): boolean {
+    if (transfer.status === 'PENDING') return true;
+    return !!transfer.availableFrom && transfer.availableFrom.getTime() > this.now().getTime();
+  }
+
+  /**
+   * A new start of the availability window (null: open now), for a transfer that has not opened yet: in the
+   * future, at most the plan's validity ahead. Whether it comes before the expiry is checked with the new expiry.
+   */
+  private newWindow(transfer: TransferRecord, wanted: string | null, team: SenderLimits | null): Date | null {
+    if (!this.beforeWindow(transfer)) throw alreadyOpen();
+    if (wanted === null) return null;
+    const at = new Date(wanted);
+    if (at.getTime() <= this.now().getTime())
+      throw new AppError('VALIDATION_FAILED', 'The opening date must be in the future (or cleared).', {
+        details: { field: 'availableFrom' },
+      });
+    const days = team?.forcedFileValidityInDays ?? PLAN_LIMITS[team?.plan ?? 'NONE'].fileValidityInDays;
+    if (at.getTime() > this.now().getTime() + days * DAY_MS)
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `A transfer can open at most ${days} days ahead on your plan.`,
+        {
+          details: { field: 'availableFrom' },
+        },
+      );
+    return at;
   }
 
   /** S1: new recipients, each mailed their personal link (now, or when the transfer goes out or is enabled). */
@@ -373,12 +431,21 @@ export class DashboardActionsService {
     return this.reader.detailOf((await this.transfers.find(transferId))!, ctx.origin);
   }
 
-  /** A new expiry date: in the future, at most the plan's (or team's forced) validity from creation. */
-  private newExpiry(transfer: TransferRecord, wanted: string, team: SenderLimits | null): Date {
+  /**
+   * A new expiry date: in the future, at most the plan's (or team's forced) validity from creation — or from the
+   * opening, for a transfer with an availability window (`opensAt`), as at its creation.
+   */
+  private newExpiry(
+    transfer: TransferRecord,
+    wanted: string,
+    team: SenderLimits | null,
+    opensAt: Date | null,
+  ): Date {
     if (!isLive(transfer, this.now()))
       throw new AppError('CONFLICT', 'This transfer has expired: its files are deleted.');
     const days = team?.forcedFileValidityInDays ?? PLAN_LIMITS[team?.plan ?? 'NONE'].fileValidityInDays;
-    const latest = new Date(transfer.createdAt.getTime() + days * DAY_MS);
+    const start = opensAt && opensAt > transfer.createdAt ? opensAt : transfer.createdAt;
+    const latest = new Date(start.getTime() + days * DAY_MS);
     const expiresAt = expiryFrom(wanted, latest);
     if (expiresAt.getTime() <= this.now().getTime())
       throw new AppError('VALIDATION_FAILED', 'The new expiry date must be in the future.', {
@@ -387,13 +454,13 @@ export class DashboardActionsService {
     if (expiresAt > latest)
       throw new AppError(
         'LIMIT_EXCEEDED',
-        'Longer than your plan allows, counted from the transfer’s creation.',
+        'Longer than your plan allows, counted from the transfer’s creation (or its opening).',
         {
           limitErrors: [
             {
               limit: 'fileValidityInDays',
               max: days,
-              actual: Math.ceil((expiresAt.getTime() - transfer.createdAt.getTime()) / DAY_MS),
+              actual: Math.ceil((expiresAt.getTime() - start.getTime()) / DAY_MS),
             },
           ],
           details: { latest: latest.toISOString() },
@@ -401,6 +468,13 @@ export class DashboardActionsService {
       );
     return expiresAt;
   }
+}
+
+/** The window of a transfer that opened already cannot be moved (its files went out). */
+function alreadyOpen(): AppError {
+  return new AppError('CONFLICT', 'This transfer is available already: its opening date cannot change.', {
+    details: { field: 'availableFrom' },
+  });
 }
 
 /** What a team's manager lets members do (spec §4), held on their transfers' changes as on their creation. */

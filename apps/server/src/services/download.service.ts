@@ -6,6 +6,7 @@ import {
   type DownloadLinkResponse,
   PLAN_LIMITS,
   type PlanType,
+  TransferId,
 } from '@ferry/core';
 import type { Signer } from '../security/secrets.js';
 import type { ByteRange, PresignOptions } from '../storage/blob-store.js';
@@ -217,9 +218,10 @@ export class DownloadService {
     query: { transferId: string; password?: string; userSecret?: string; purchaseToken?: string },
     ctx: DownloadContext,
   ): Promise<{ transfer: TransferRecord; purchased: boolean }> {
-    const transfer = await this.available(query.transferId);
+    const transfer = await this.available(query.transferId, ctx);
     await this.checkReceived(transfer, ctx);
     await this.personalLink(transfer, query.userSecret, ctx);
+    refuseBeforeWindow(transfer, this.now());
     refuseUnderReview(transfer);
     if (transfer.passwordHash) {
       if (query.password === undefined)
@@ -236,6 +238,7 @@ export class DownloadService {
    */
   async stillViewable(transferId: string, fileId: string): Promise<TransferRecord> {
     const transfer = await this.available(transferId);
+    refuseBeforeWindow(transfer, this.now());
     refuseUnderReview(transfer);
     const file = await this.repo.file(transferId, fileId);
     if (!file?.uploadedAt) throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
@@ -255,9 +258,11 @@ export class DownloadService {
     query: { transferId: string; password?: string; userSecret?: string; purchaseToken?: string },
     ctx: DownloadContext,
   ): Promise<DownloadInfo> {
-    const transfer = await this.available(query.transferId);
+    const transfer = await this.available(query.transferId, ctx);
     await this.checkReceived(transfer, ctx);
     const recipient = await this.personalLink(transfer, query.userSecret, ctx);
+    // Before the window opens nothing is shown, not even that the personal link was opened.
+    refuseBeforeWindow(transfer, this.now());
     if (recipient) await this.notifications.recipientOpened(recipient);
     let locked = false;
     if (transfer.passwordHash) {
@@ -302,9 +307,10 @@ export class DownloadService {
     request: { transferId: string; password: string; userSecret?: string },
     ctx: DownloadContext,
   ): Promise<void> {
-    const transfer = await this.available(request.transferId);
+    const transfer = await this.available(request.transferId, ctx);
     await this.checkReceived(transfer, ctx);
     await this.personalLink(transfer, request.userSecret, ctx);
+    refuseBeforeWindow(transfer, this.now());
     refuseUnderReview(transfer);
     if (!transfer.passwordHash) return;
     await this.checkPasswordOf(transfer, request.password, ctx);
@@ -313,12 +319,13 @@ export class DownloadService {
   /** Issues a signed, short-lived URL for one file or the whole transfer as a ZIP; counts one download. */
   async link(rawQuery: DownloadLinkQuery, ctx: DownloadContext): Promise<DownloadLinkResponse> {
     const query = DownloadLinkQuery.parse(rawQuery);
-    const transfer = await this.available(query.transferId);
-    if (transfer.status === 'MODERATING') {
-      // Whoever may open it learns it is under review (its owner and team admins too); anyone else learns what
-      // they would of any transfer.
+    const transfer = await this.available(query.transferId, ctx);
+    if (transfer.status === 'MODERATING' || !windowOpen(transfer, this.now())) {
+      // Whoever may open it learns it is under review or when it opens (its owner and team admins too); anyone
+      // else learns what they would of any transfer.
       await this.checkReceived(transfer, ctx);
       await this.personalLink(transfer, query.userSecret, ctx);
+      refuseBeforeWindow(transfer, this.now());
       refuseUnderReview(transfer);
     }
     if (
@@ -465,6 +472,7 @@ export class DownloadService {
     if (payload.e < this.now().getTime())
       throw new AppError('TRANSFER_EXPIRED', 'This download link has expired.');
     const transfer = await this.available(payload.t);
+    refuseBeforeWindow(transfer, this.now());
     refuseUnderReview(transfer);
     // URLs from before access was taken away (a recipient removed, a new password, the transfer disabled) die.
     if ((payload.g ?? 0) !== transfer.accessEpoch)
@@ -554,8 +562,48 @@ export class DownloadService {
     return recipient;
   }
 
-  private async available(transferId: string): Promise<TransferRecord> {
-    const transfer = await this.repo.find(transferId);
+  private releaseDue: ((transferId: string) => Promise<unknown>) | null = null;
+
+  /**
+   * How a PENDING transfer whose moment passed is released when a downloader comes before its job or the sweep
+   * did (TransferService.releaseHeld): the page that reloads at the opening finds it open.
+   */
+  releasePendingWith(release: (transferId: string) => Promise<unknown>): void {
+    this.releaseDue = release;
+  }
+
+  /**
+   * The transfer a download call names: by its id, or by its custom link in any case — resolved once here, so
+   * every check and count after works on the real id. Custom links can be guessed: an address that names too many
+   * that answer nothing is stopped for a while (429).
+   */
+  private async resolve(ref: string, ctx?: DownloadContext): Promise<TransferRecord | null> {
+    if (TransferId.safeParse(ref).success || !ctx) return this.repo.find(ref);
+    const key = `custom-link-miss:${ctx.ip}`;
+    const seen = await this.limiter.peek(key);
+    if (seen.count >= CUSTOM_LINK_MISSES.attempts)
+      throw new AppError(
+        'RATE_LIMITED',
+        'Too many links that lead nowhere from your address; wait a while.',
+        {
+          retryAfterSeconds: seen.retryAfterSeconds,
+        },
+      );
+    const transfer = await this.repo.findByCustomLink(ref);
+    if (!transfer) await this.limiter.hit(key, CUSTOM_LINK_MISSES.attempts, CUSTOM_LINK_MISSES.windowSeconds);
+    return transfer;
+  }
+
+  private async available(ref: string, ctx?: DownloadContext): Promise<TransferRecord> {
+    let transfer = await this.resolve(ref, ctx);
+    if (
+      transfer?.status === 'PENDING' &&
+      this.releaseDue &&
+      (!transfer.availableFrom || transfer.availableFrom.getTime() <= this.now().getTime())
+    ) {
+      await this.releaseDue(transfer.id);
+      transfer = await this.repo.find(transfer.id);
+    }
     if (!transfer || transfer.status === 'UPLOADING' || transfer.status === 'CLONING') {
       throw new AppError('TRANSFER_NOT_FOUND', 'This transfer does not exist or is not ready yet.');
     }
@@ -598,6 +646,25 @@ export class DownloadService {
       async (info) => this.guessingStopped?.(transfer, info),
     );
   }
+}
+
+/** Custom-link lookups that find nothing, per client address: past this many in the window, 429. */
+const CUSTOM_LINK_MISSES = { attempts: 30, windowSeconds: 600 };
+
+/** Whether the availability window is open: its moment passed, and the transfer is not PENDING any more. */
+function windowOpen(transfer: TransferRecord, now: Date): boolean {
+  if (transfer.status === 'PENDING') return false;
+  return !transfer.availableFrom || transfer.availableFrom.getTime() <= now.getTime();
+}
+
+/** Before its window opens a transfer shows nothing: 403 NOT_YET_AVAILABLE, with the moment it opens. */
+function refuseBeforeWindow(transfer: TransferRecord, now: Date): void {
+  if (windowOpen(transfer, now)) return;
+  throw new AppError(
+    'NOT_YET_AVAILABLE',
+    'These files are not available yet: they open at the date the sender chose.',
+    { details: { availableFrom: (transfer.availableFrom ?? now).toISOString() } },
+  );
 }
 
 /** Every way to the bytes stops while an operator reviews the transfer (MODERATING). */

@@ -173,8 +173,8 @@ export class NotificationService {
   }
 
   /** The link the sender is given (create answer, summary, mails): for S1, one that opens with their secret. */
-  senderLink(transfer: Pick<TransferRecord, 'id' | 'type'>, origin: string): string {
-    const link = downloadLink(origin, transfer.id);
+  senderLink(transfer: Pick<TransferRecord, 'id' | 'type' | 'customLink'>, origin: string): string {
+    const link = downloadLink(origin, transfer.id, transfer.customLink);
     return transfer.type === 'S1' ? `${link}?userSecret=${this.senderSecret(transfer.id)}` : link;
   }
 
@@ -221,7 +221,7 @@ export class NotificationService {
 
   private personalLink(transfer: TransferRecord, email: string): string {
     const secret = this.recipientSecret(transfer.id, email);
-    return `${downloadLink(this.originFor(transfer), transfer.id)}?userSecret=${secret}`;
+    return `${downloadLink(this.originFor(transfer), transfer.id, transfer.customLink)}?userSecret=${secret}`;
   }
 
   private unsubscribe(transfer: TransferRecord, payload: Omit<UnsubscribePayload, 'k' | 't'>) {
@@ -558,7 +558,7 @@ export class NotificationService {
         fileCount: transfer.fileCount,
         failures: info.failures,
         lockedUntil: info.lockedUntil,
-        url: downloadLink(this.originFor(transfer), transfer.id),
+        url: downloadLink(this.originFor(transfer), transfer.id, transfer.customLink),
       },
     );
     await this.mail.enqueue(

@@ -58,6 +58,17 @@ export interface TransferRecord {
   /** The link preview its sender chose (spec §3 open-graph customization); null or absent: the defaults. */
   ogTitle?: string | null;
   ogDescription?: string | null;
+  /** The sender's custom link (`/dl/{customLink}`, stored lowercase); null: none. */
+  customLink?: string | null;
+  /** The availability window's start: the transfer is PENDING until then; null: open once uploaded. */
+  availableFrom?: Date | null;
+}
+
+/** Another transfer already answers at this custom link (the unique index said so, races included). */
+export class CustomLinkTaken extends Error {
+  constructor(readonly link: string) {
+    super(`custom link taken: ${link}`);
+  }
 }
 
 /** Creating a transfer would take its owner past their storage limit. */
@@ -178,6 +189,10 @@ export interface TransferRepository {
     anonymous?: { clientIp: string; maxPendingBytes: number },
   ): Promise<void>;
   find(id: string): Promise<TransferRecord | null>;
+  /** The transfer answering at a custom link, compared case-insensitively; null when none does. */
+  findByCustomLink(link: string): Promise<TransferRecord | null>;
+  /** PENDING transfers whose window opened at or before `now` (a lost release job's), oldest first. */
+  pendingDue(now: Date, limit: number): Promise<string[]>;
   files(transferId: string): Promise<TransferFileRecord[]>;
   file(transferId: string, fileId: string): Promise<TransferFileRecord | null>;
   /** Binds a tus upload id to a file that has none yet (or the same one); false when another is bound. */

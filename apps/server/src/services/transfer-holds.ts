@@ -2,11 +2,14 @@ import type { TransferStatus } from '@ferry/core';
 import type { TransferFileRecord, TransferRecord } from './ports.js';
 
 /** Statuses that keep a transfer whose files all arrived from its recipients (spec §3). */
-export type HeldStatus = Extract<TransferStatus, 'MODERATING' | 'SCANNING'>;
+export type HeldStatus = Extract<TransferStatus, 'MODERATING' | 'SCANNING' | 'PENDING'>;
+
+/** Every held status: releaseHeld asks the holds again for a transfer in one of these. */
+export const HELD_STATUSES: readonly HeldStatus[] = ['MODERATING', 'SCANNING', 'PENDING'];
 
 /**
- * Something that may keep a finished upload from delivery: moderation (a transfer under review) or scanning (files
- * not yet scanned under SCAN_POLICY=block). TransferService asks each hold, in the order they were added, when a
+ * Something that may keep a finished upload from delivery: moderation (a transfer under review), scanning (files
+ * not yet scanned under SCAN_POLICY=block) or the availability window (PENDING until `availableFrom`). TransferService asks each hold, in the order they were added, when a
  * transfer's files have all arrived (`uploaded`) and again whenever a hold ends (`recheck`): the first status
  * returned is the transfer's; none, and it becomes ENABLED and goes out. Automatic rules decide at `uploaded` only.
  */

@@ -1,9 +1,12 @@
 import {
   addDays,
+  CUSTOM_LINK_PROBLEM_MESSAGES,
   checkFileName,
   checkRelativePath,
+  customLinkProblem,
   defaultTransferValidityDays,
   GB,
+  isPayingPlan,
   type LimitError,
   PLAN_LIMITS,
   type PlanType,
@@ -28,6 +31,7 @@ import type { LimitsService, SenderLimits } from './limits.service.js';
 import { checkLinkPreviewAllowed } from './link-preview-rules.js';
 import { NotificationService } from './notification.service.js';
 import {
+  CustomLinkTaken,
   type NewTransferEvent,
   type NewTransferFileRecord,
   type PasswordHasher,
@@ -39,7 +43,12 @@ import {
   type TransferRepository,
 } from './ports.js';
 import type { SecurityLog } from './security-log.js';
-import type { FilesArrivedListener, HeldStatus, TransferHold } from './transfer-holds.js';
+import {
+  type FilesArrivedListener,
+  HELD_STATUSES,
+  type HeldStatus,
+  type TransferHold,
+} from './transfer-holds.js';
 
 /** Who is acting: an anonymous visitor (plan NONE) or a signed-in user with their plan. */
 export interface Actor {
@@ -199,6 +208,7 @@ export class TransferService {
     const ogTitle = request.openGraph?.title || null;
     const ogDescription = request.openGraph?.description || null;
     if (ogTitle || ogDescription) checkLinkPreviewAllowed(actor.userId, actor.plan);
+    if (request.customLink !== undefined) checkCustomLink(request.customLink, actor);
     if (actor.memberSettings) checkMemberSettings(request, actor.memberSettings);
     this.checkNames(request.files, actor.memberSettings?.sendAllowedExtensions);
     const isS1 = request.type === 'S1';
@@ -245,6 +255,7 @@ export class TransferService {
       actor.forcedFileValidityInDays ??
       request.expiresInDays ??
       defaultTransferValidityDays(limits.fileValidityInDays);
+    const availableFrom = this.windowStart(request.availableFrom, limits.fileValidityInDays);
     const broken: LimitError[] = [];
     if (request.files.length > limits.files)
       broken.push({ limit: 'files', max: limits.files, actual: request.files.length });
@@ -299,7 +310,10 @@ export class TransferService {
       maxDownloads: request.maxDownloads ?? null,
       totalSize,
       fileCount: files.length,
-      expiresAt: addDays(now, validityDays),
+      // The validity counts from the window's opening: recipients get the whole of it.
+      expiresAt: addDays(availableFrom ?? now, validityDays),
+      customLink: request.customLink ?? null,
+      availableFrom,
       downloadConfirmation: notify.downloadConfirmation,
       expiryReminder: notify.expiryReminder,
       notifySummary: notify.summary,
@@ -341,6 +355,10 @@ export class TransferService {
         anonymous,
       );
     } catch (error) {
+      if (error instanceof CustomLinkTaken)
+        throw new AppError('CUSTOM_LINK_TAKEN', 'Another transfer already uses this custom link.', {
+          details: { field: 'customLink', customLink: error.link },
+        });
       if (error instanceof PendingUploadsExceeded)
         throw new AppError(
           'LIMIT_EXCEEDED',
@@ -381,8 +399,10 @@ export class TransferService {
       transferId: id,
       type: transfer.type,
       status: transfer.status,
-      link: this.notifications.senderLink({ id, type: transfer.type }, actor.origin),
+      link: this.notifications.senderLink(transfer, actor.origin),
       expiresAt: transfer.expiresAt.toISOString(),
+      customLink: transfer.customLink,
+      availableFrom: availableFrom?.toISOString() ?? null,
       uploadToken,
       uploadEndpoint: '/api/transfer/uploads',
       files: files.map((f) => toFile({ ...f, createdAt: now })),
@@ -522,6 +542,26 @@ export class TransferService {
     )
       transfer = (await this.repo.find(transferId))!;
     return transfer;
+  }
+
+  /**
+   * The availability window's start of a new transfer: null when none is asked or the moment is not ahead (it
+   * opens once uploaded); at most the plan's validity ahead, so files are never kept waiting longer than they
+   * would be kept available.
+   */
+  private windowStart(wanted: string | undefined, validityLimitDays: number): Date | null {
+    if (!wanted) return null;
+    const at = new Date(wanted);
+    const now = this.now();
+    if (at.getTime() <= now.getTime()) return null;
+    const latest = addDays(now, validityLimitDays);
+    if (at > latest)
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `A transfer can open at most ${validityLimitDays} days ahead on your plan.`,
+        { details: { field: 'availableFrom', latest: latest.toISOString() } },
+      );
+    return at;
   }
 
   /** Checks a tus creation request: right token, a file of this transfer still to upload, the declared size. */
@@ -711,7 +751,7 @@ export class TransferService {
     for (;;) {
       const transfer = await this.repo.find(transferId);
       if (!transfer) return null;
-      if (transfer.status !== 'SCANNING' && transfer.status !== 'MODERATING') return transfer.status;
+      if (!(HELD_STATUSES as readonly TransferStatus[]).includes(transfer.status)) return transfer.status;
       const held = await this.heldStatus(transfer, await this.repo.files(transferId), 'recheck');
       const outcome = await this.repo.withTransferLock(transferId, async (repo) => {
         const current = await repo.find(transferId);
@@ -783,6 +823,8 @@ export class TransferService {
       status: transfer.status,
       name: transfer.name,
       link: this.notifications.senderLink(transfer, origin),
+      customLink: transfer.customLink ?? null,
+      availableFrom: transfer.availableFrom?.toISOString() ?? null,
       expiresAt: transfer.expiresAt.toISOString(),
       totalSize: transfer.totalSize,
       files: files.map(toFile),
@@ -798,6 +840,22 @@ export class TransferService {
       },
     };
   }
+}
+
+/**
+ * A custom link breaking the rule (core customLinkProblem) is refused with the reason in words (400); custom links
+ * are for paying plans (the team's plan for a member): anyone else hears why (403).
+ */
+function checkCustomLink(link: string, actor: { userId: string | null; plan: PlanType }): void {
+  const problem = customLinkProblem(link);
+  if (problem)
+    throw new AppError('VALIDATION_FAILED', CUSTOM_LINK_PROBLEM_MESSAGES[problem], {
+      details: { field: 'customLink', problem },
+    });
+  if (!actor.userId || !isPayingPlan(actor.plan))
+    throw new AppError('FORBIDDEN', 'Custom links come with a paid plan (Premium, Team or Enterprise).', {
+      details: { field: 'customLink' },
+    });
 }
 
 /** The AVAILABLE event: the transfer can be downloaded, until its expiry. */
@@ -816,9 +874,9 @@ function uniqueEmails(emails: string[]): string[] {
   });
 }
 
-/** The link recipients open: {origin}/dl/{transferId} (spec §1). */
-export function downloadLink(origin: string, transferId: string): string {
-  return `${origin}/dl/${transferId}`;
+/** The link recipients open: {origin}/dl/{transferId} (spec §1), or {origin}/dl/{customLink} when given one. */
+export function downloadLink(origin: string, transferId: string, customLink?: string | null): string {
+  return `${origin}/dl/${customLink ?? transferId}`;
 }
 
 export function toFile(f: Omit<TransferFileRecord, 'scanStatus'>): TransferFile {

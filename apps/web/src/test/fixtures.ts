@@ -8,6 +8,8 @@ export function transferSummary(overrides: Partial<TransferSummary> = {}): Trans
     status: 'ENABLED',
     name: null,
     link: '/dl/AbCdEfGhIjKlMnOp',
+    customLink: null,
+    availableFrom: null,
     expiresAt: '2030-01-01T00:00:00.000Z',
     totalSize: 0,
     files: [],

@@ -204,7 +204,10 @@ export type TransferDetail = z.infer<typeof TransferDetail>;
  * - `password` (null: removed) → PASSWORD_CHANGED {removed};
  * - `allowPreview` → PREVIEW_CHANGED {allowPreview};
  * - `maxDownloads` (null: no limit) → MAX_DOWNLOADS_ADDED {to} / _CHANGED {from, to} / _REMOVED {from};
- * - `downloadConfirmation`, `expiryReminder`, `forceEmailWhenDownloadS2`: as PATCH …/notifications.
+ * - `downloadConfirmation`, `expiryReminder`, `forceEmailWhenDownloadS2`: as PATCH …/notifications;
+ * - `availableFrom` (ISO date-time; null: open now) → AVAILABILITY_CHANGED {from, to}: only while the transfer has
+ *   not opened yet (its current `availableFrom` is in the future); a new one must be in the future and before the
+ *   expiry. Cleared (or moved into the past), a PENDING transfer opens at once and goes out.
  */
 export const TransferUpdate = z
   .object({
@@ -216,6 +219,7 @@ export const TransferUpdate = z
     downloadConfirmation: z.boolean().optional(),
     expiryReminder: z.boolean().optional(),
     forceEmailWhenDownloadS2: z.boolean().optional(),
+    availableFrom: z.iso.datetime({ offset: true }).nullable().optional(),
   })
   .strict();
 export type TransferUpdate = z.input<typeof TransferUpdate>;

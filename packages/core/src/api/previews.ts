@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FileId, TransferId } from './ids.js';
+import { FileId, TransferRef } from './ids.js';
 
 /** What a file is shown as: the kinds Ferry makes thumbnails and previews of. */
 export const PreviewKind = z.enum(['image', 'video', 'audio', 'pdf', 'text']);
@@ -11,7 +11,8 @@ export type ThumbnailStatus = z.infer<typeof ThumbnailStatus>;
 
 /** Query of POST /api/transfer/downloads/thumbnail-links (spec §7). */
 export const ThumbnailLinksQuery = z.object({
-  transferId: TransferId,
+  /** The transfer's id or its custom link (any case). */
+  transferId: TransferRef,
   password: z.string().max(256).optional(),
   userSecret: z.string().max(200).optional(),
   purchaseToken: z.string().max(300).optional(),

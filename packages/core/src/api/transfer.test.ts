@@ -202,7 +202,11 @@ describe('DownloadLinkQuery (spec §7)', () => {
 
   it('rejects a missing or bad transfer id and a bad file id', () => {
     expect(DownloadLinkQuery.safeParse({}).success).toBe(false);
-    expect(DownloadLinkQuery.safeParse({ transferId: 'short' }).success).toBe(false);
+    expect(DownloadLinkQuery.safeParse({ transferId: 'ab' }).success).toBe(false);
+    expect(DownloadLinkQuery.safeParse({ transferId: '../etc' }).success).toBe(false);
+    expect(DownloadLinkQuery.safeParse({ transferId: 'q3%2freport' }).success).toBe(false);
+    // A custom link names the transfer too (any case; the server looks it up case-insensitively).
+    expect(DownloadLinkQuery.safeParse({ transferId: 'Q3-Report' }).success).toBe(true);
     expect(DownloadLinkQuery.safeParse({ transferId: TRANSFER_ID, fileId: 'abc' }).success).toBe(false);
     expect(DownloadLinkQuery.safeParse({ transferId: TRANSFER_ID, fileId: FILE_ID }).success).toBe(true);
   });
@@ -225,7 +229,7 @@ describe('DownloadLinkQuery (spec §7)', () => {
 describe('CheckPasswordRequest', () => {
   it('needs a valid transfer id and a password string', () => {
     expect(CheckPasswordRequest.safeParse({ transferId: TRANSFER_ID, password: 'x' }).success).toBe(true);
-    expect(CheckPasswordRequest.safeParse({ transferId: 'bad', password: 'x' }).success).toBe(false);
+    expect(CheckPasswordRequest.safeParse({ transferId: 'b/d', password: 'x' }).success).toBe(false);
     expect(CheckPasswordRequest.safeParse({ transferId: TRANSFER_ID }).success).toBe(false);
     expect(
       CheckPasswordRequest.safeParse({ transferId: TRANSFER_ID, password: 'p'.repeat(257) }).success,

@@ -3,7 +3,7 @@ import { SCAN_STATUSES, TRANSFER_EVENTS, TRANSFER_STATUSES, TRANSFER_TYPES } fro
 import { EVENT_ACTOR_KINDS } from '../rules/event-actor.js';
 import { hasLayoutControlChars } from '../rules/text.js';
 import { TransferPrice } from './billing.js';
-import { FileId, TransferId } from './ids.js';
+import { FileId, TransferId, TransferRef } from './ids.js';
 import { TransferOpenGraph } from './link-preview.js';
 import { PreviewLinkDetails } from './previews.js';
 
@@ -23,7 +23,10 @@ export const PersonName = (max = 200) =>
 /** An e-mail address as people type it: surrounding spaces are dropped. */
 export const Email = z.string().trim().email().max(320);
 
-export { FileId, TransferId };
+export { FileId, TransferId, TransferRef };
+
+/** An ISO 8601 date-time with its offset (`2026-05-01T09:00:00+02:00`, or `Z`). */
+const DateTime = z.iso.datetime({ offset: true });
 export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'not a lowercase hex SHA-256');
 
 export const TransferFileInput = z.object({
@@ -92,6 +95,19 @@ export const TransferCreateRequest = z.object({
   price: TransferPrice.optional(),
   /** The download page's link preview instead of the defaults (paid plans; see TransferOpenGraph). */
   openGraph: TransferOpenGraph.optional(),
+  /**
+   * Paying plans: the transfer also answers at `/dl/{customLink}` (unique on the instance, case-insensitive;
+   * 409 CUSTOM_LINK_TAKEN when another transfer has it). Mails and the sender's link use it. The rule
+   * (customLinkProblem) is checked by the server, which refuses a link that breaks it with VALIDATION_FAILED, a
+   * message that says why and `details: {field: 'customLink', problem}`.
+   */
+  customLink: text().pipe(z.string().max(200)).optional(),
+  /**
+   * The availability window's start (spec §3 "from" date): until then the transfer is PENDING — its files upload
+   * as usual, but nothing goes out (no e-mail, downloads answer 403 NOT_YET_AVAILABLE). The validity (expiry)
+   * counts from this moment. At most the plan's validity ahead.
+   */
+  availableFrom: DateTime.optional(),
 });
 export type TransferCreateRequest = z.input<typeof TransferCreateRequest>;
 
@@ -121,6 +137,8 @@ export const TransferCreateResponse = z.object({
   status: z.enum(TRANSFER_STATUSES),
   link: z.string(),
   expiresAt: z.string(),
+  customLink: z.string().nullable(),
+  availableFrom: z.string().nullable(),
   /** Secret that authorises uploads into this transfer (header `X-Upload-Token`); shown once. */
   uploadToken: z.string(),
   /** tus endpoint to create each file's upload at (metadata `transferId`, `fileId`). */
@@ -176,6 +194,10 @@ export const TransferSummary = z.object({
   status: z.enum(TRANSFER_STATUSES),
   name: z.string().nullable(),
   link: z.string(),
+  /** The transfer's custom link (`/dl/{customLink}`), null when it has none. */
+  customLink: z.string().nullable(),
+  /** When the transfer opens (ISO 8601); null: as soon as its files arrived. */
+  availableFrom: z.string().nullable(),
   expiresAt: z.string(),
   totalSize: z.number().int(),
   files: z.array(TransferFile),
@@ -255,7 +277,8 @@ const flag = z
 
 /** Query of GET /api/transfer/downloads/link and /info (spec §7: each only when set). */
 export const DownloadLinkQuery = z.object({
-  transferId: TransferId,
+  /** The transfer's id or its custom link (any case). */
+  transferId: TransferRef,
   preview: flag,
   userSecret: text().pipe(z.string().max(200)).optional(),
   fileId: FileId.optional(),
@@ -330,7 +353,7 @@ export type UnsubscribeResponse = z.infer<typeof UnsubscribeResponse>;
  * link's secret, as for info and link) is needed for an S1 transfer unless the caller is its owner.
  */
 export const CheckPasswordRequest = z.object({
-  transferId: TransferId,
+  transferId: TransferRef,
   password: z.string().max(256),
   userSecret: text().pipe(z.string().max(200)).optional(),
 });

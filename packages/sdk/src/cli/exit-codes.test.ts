@@ -28,6 +28,7 @@ describe('exitCodeFor', () => {
     ['TRANSFER_DISABLED', 410, 3],
     ['TOO_MANY_DOWNLOADS', 403, 4],
     ['PAYMENT_REQUIRED', 402, 5],
+    ['NOT_YET_AVAILABLE', 403, 6],
     ['RATE_LIMITED', 429, 1],
     ['LIMIT_EXCEEDED', 400, 1],
     ['CHECKSUM_MISMATCH', 422, 1],
@@ -63,6 +64,30 @@ describe('describeError', () => {
     expect(describeError(coded(403, 'TOO_MANY_DOWNLOADS'))).toBe(
       'this transfer has reached its download limit',
     );
+  });
+
+  it('says when a transfer not available yet opens, in local time and as an instant', () => {
+    const saved = process.env.TZ;
+    process.env.TZ = 'Europe/Paris';
+    try {
+      const error = parseErrorBody(
+        403,
+        JSON.stringify({
+          status: 403,
+          error: 'x',
+          message: 'later',
+          codes: ['NOT_YET_AVAILABLE'],
+          details: { availableFrom: '2030-04-01T07:00:00.000Z' },
+        }),
+      );
+      expect(exitCodeFor(error)).toBe(ExitCode.NOT_YET_AVAILABLE);
+      expect(describeError(error)).toBe(
+        'this transfer is not available yet: it opens on 2030-04-01 09:00 local time (2030-04-01T07:00:00.000Z)',
+      );
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
   });
 
   it('says where to buy a transfer on sale, with its price', () => {

@@ -2,6 +2,7 @@ import { formatSize } from '@ferry/core';
 import { FerryApiError, FerryIntegrityError, FerryProtocolError } from '../errors.js';
 import { errorCodes, isNetworkError } from '../retry.js';
 import { UnsafePathError } from '../safe-path.js';
+import { localTime } from './transfer-input.js';
 
 /** Exit codes of `ferry`: a contract, scripts depend on them. */
 export const ExitCode = {
@@ -22,6 +23,8 @@ export const ExitCode = {
   DOWNLOAD_LIMIT: 4,
   /** The transfer is for sale and no purchase unlocks it: the message says where to buy it. */
   PAYMENT_REQUIRED: 5,
+  /** The transfer opens later (its sender's availability date): the message says when, in local time. */
+  NOT_YET_AVAILABLE: 6,
   /** Stopped by Ctrl-C (128 + SIGINT). */
   INTERRUPTED: 130,
 } as const;
@@ -58,6 +61,7 @@ export function exitCodeFor(error: unknown): number {
     if (error.codes.some((c) => NOT_FOUND_CODES.includes(c))) return ExitCode.NOT_FOUND;
     if (error.has('TOO_MANY_DOWNLOADS')) return ExitCode.DOWNLOAD_LIMIT;
     if (error.has('PAYMENT_REQUIRED')) return ExitCode.PAYMENT_REQUIRED;
+    if (error.has('NOT_YET_AVAILABLE')) return ExitCode.NOT_YET_AVAILABLE;
   }
   return ExitCode.ERROR;
 }
@@ -100,6 +104,14 @@ function describeApiError(error: FerryApiError): string {
         : '';
     return `these files are for sale${cost}: buy them at ${payUrl ?? "the link's page in a browser"}, then run ferry get with the personal link you are mailed`;
   }
+  if (error.has('NOT_YET_AVAILABLE')) {
+    const at =
+      typeof error.details?.availableFrom === 'string' ? new Date(error.details.availableFrom) : null;
+    return at && !Number.isNaN(at.getTime())
+      ? `this transfer is not available yet: it opens on ${localTime(at)} local time (${at.toISOString()})`
+      : 'this transfer is not available yet: its sender chose a later opening date';
+  }
+  if (error.has('CUSTOM_LINK_TAKEN')) return 'this custom link is taken: choose another one';
   for (const code of error.codes) {
     const known = CODE_MESSAGES[code];
     if (known) return known;

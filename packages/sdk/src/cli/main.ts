@@ -1,4 +1,4 @@
-import { CURRENCIES, type Currency } from '@ferry/core';
+import { CURRENCIES, CUSTOM_LINK_PROBLEM_MESSAGES, type Currency, customLinkProblem } from '@ferry/core';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { parseDownloadLink } from '../links.js';
 import {
@@ -28,6 +28,7 @@ import {
 import { DEFAULT_SERVER, resolveServer } from './server.js';
 import { addTeamLogsCommand } from './team-logs.js';
 import { addTeamCommands } from './team-program.js';
+import { parseAvailableFrom } from './transfer-input.js';
 import { addTransferCommands } from './transfer-program.js';
 import { addWebhookCommands } from './webhook-program.js';
 
@@ -66,6 +67,24 @@ function priceAmount(value: string): number {
   return minor;
 }
 
+/** commander parser of `--custom-link`: the rule of core customLinkProblem, said before anything is uploaded. */
+function customLinkSlug(value: string): string {
+  const problem = customLinkProblem(value);
+  if (problem) throw new InvalidArgumentError(CUSTOM_LINK_PROBLEM_MESSAGES[problem]);
+  return value;
+}
+
+/** commander parser of `--available-from`: read in local time, as `ferry transfer expire` reads its day. */
+function availableFromOption(value: string): Date {
+  try {
+    return parseAvailableFrom(value);
+  } catch {
+    throw new InvalidArgumentError(
+      'expected YYYY-MM-DD or YYYY-MM-DDTHH:MM in local time, e.g. 2030-01-31T09:00.',
+    );
+  }
+}
+
 function currencyCode(value: string): Currency {
   const code = value.trim().toUpperCase();
   if (!(CURRENCIES as readonly string[]).includes(code))
@@ -87,6 +106,7 @@ Exit codes:
      operator: no such account or invoice
   4  download limit reached
   5  the transfer is for sale and not bought yet (get): the message gives the page to buy it at
+  6  the transfer is not available yet (get): the message gives the date it opens, in local time
   130 interrupted (Ctrl-C); run the same command again to resume
 
 Environment:
@@ -182,6 +202,17 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
     )
     .option('--currency <code>', 'currency of --price: EUR, USD or GBP (default EUR)', currencyCode)
     .option(
+      '--custom-link <slug>',
+      'also answer at https://host/dl/<slug>: 3-64 of a-z, 0-9 and -, unique on the server; paid plans',
+      customLinkSlug,
+    )
+    .option(
+      '--available-from <when>',
+      'keep the transfer closed (pending) until then: YYYY-MM-DD (start of that day) or YYYY-MM-DDTHH:MM, ' +
+        'local time; no e-mail goes out and downloads wait until then; the expiry counts from it',
+      availableFromOption,
+    )
+    .option(
       '--lang <tag>',
       'language of the e-mails about the transfer, e.g. fr (default: from LC_ALL, LC_MESSAGES or LANG)',
       languageTag,
@@ -193,6 +224,7 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
         '  link=$(ferry send report.pdf photos/ --password s3cret --max-downloads 3)\n' +
         '  ferry send report.pdf --to bob@example.com,carol@example.com --from ann@example.com\n' +
         '  ferry send report.pdf --to bob@example.com --from ann@example.com --verification-code 123456\n' +
+        '  ferry send q3.pdf --custom-link q3-report --available-from 2030-04-01T09:00\n' +
         '\nExit codes: 0 sent; 2 the code confirming --from is missing or wrong (the transfer waits, uploaded:\n' +
         '  run the same command again with --verification-code CODE), or a password problem; 1 anything else.\n' +
         '  See ferry --help for the full list.\n',

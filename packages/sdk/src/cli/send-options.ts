@@ -152,6 +152,8 @@ export function sendOptionsDigest(
     expiresInDays?: number;
     /** The signed-in account's uid (counts only when set). */
     account?: string;
+    customLink?: string;
+    availableFrom?: Date;
   },
 ): string {
   const { name, message, password, maxDownloads, expiresInDays } = o;
@@ -164,6 +166,8 @@ export function sendOptionsDigest(
     summary: o.summary === false ? false : undefined,
     requireEmail: o.requireEmail ? true : undefined,
     account: o.account,
+    customLink: o.customLink,
+    availableFrom: o.availableFrom?.toISOString(),
   };
   for (const k of Object.keys(email)) if (email[k] === undefined) delete email[k];
   return optionsDigest({ name, message, password, maxDownloads, expiresInDays, ...email });

@@ -19,6 +19,7 @@ import {
   sendOptionsDigest,
 } from './send-options.js';
 import { SenderTokenStore } from './sender-tokens.js';
+import { isoWithOffset, localTime } from './transfer-input.js';
 import { verifySenderAddress } from './verify.js';
 import { collectFiles, emptyFileWarnings, type LocalFile } from './walk.js';
 
@@ -31,6 +32,10 @@ export interface SendOptions extends EmailOptions {
   price?: number;
   currency?: Currency;
   expiresInDays?: number;
+  /** `--custom-link`: the transfer also answers at /dl/{customLink} (paying plans). */
+  customLink?: string;
+  /** `--available-from`: the moment the transfer opens (PENDING until then). */
+  availableFrom?: Date;
   name?: string;
   message?: string;
   quiet?: boolean;
@@ -285,6 +290,8 @@ class SendRun {
       password: o.password,
       expiresInDays: o.expiresInDays,
       maxDownloads: o.maxDownloads,
+      customLink: o.customLink,
+      availableFrom: o.availableFrom ? isoWithOffset(o.availableFrom) : undefined,
       ...(o.price !== undefined ? { price: { amount: o.price, currency: o.currency ?? 'EUR' } } : {}),
       senderVerificationToken: savedToken,
       locale: o.lang,
@@ -359,8 +366,12 @@ class SendRun {
     const size = formatSize(journal.files.reduce((sum, f) => sum + f.size, 0));
     if (!this.options.quiet) {
       const n = journal.files.length;
+      const opens =
+        summary.status === 'PENDING' && summary.availableFrom
+          ? `, opens on ${localTime(new Date(summary.availableFrom))} local time (nothing goes out before)`
+          : '';
       this.io.stderr.write(
-        `ferry: sent ${n} file${n === 1 ? '' : 's'} (${size}), available until ${summary.expiresAt}\n`,
+        `ferry: sent ${n} file${n === 1 ? '' : 's'} (${size})${opens}, available until ${summary.expiresAt}\n`,
       );
     }
     this.io.stdout.write(`${absolute}\n`);

@@ -3,6 +3,7 @@ import { CliError, ExitCode } from './exit-codes.js';
 import {
   isoWithOffset,
   localDay,
+  parseAvailableFrom,
   parseExpiryDay,
   parseStatusFilter,
   parseTransferRef,
@@ -83,6 +84,14 @@ describe('expiry days (local time zone)', () => {
       expect(() => parseExpiryDay(bad), bad).toThrow(/not a date: .*YYYY-MM-DD/);
     }
     expect(parseExpiryDay('2028-02-29').getDate()).toBe(29); // a leap day is a day
+  });
+
+  it('reads --available-from the same way: a day is its start, a time that minute, local time', () => {
+    expect(isoWithOffset(parseAvailableFrom('2030-01-31'))).toBe('2030-01-31T00:00:00.000-03:30');
+    expect(isoWithOffset(parseAvailableFrom('2030-01-31T09:15'))).toBe('2030-01-31T09:15:00.000-03:30');
+    expect(parseAvailableFrom('2030-01-31 09:15').toISOString()).toBe('2030-01-31T12:45:00.000Z');
+    for (const bad of ['2030-02-30', '2030-01-31T24:00', '2030-01-31T09:60', '2030-01-31T9:00', 'soon'])
+      expect(() => parseAvailableFrom(bad), bad).toThrow(/not a date: .*YYYY-MM-DDTHH:MM/);
   });
 });
 

@@ -28,7 +28,8 @@ export function parseTransferRef(value: string): TransferRef {
   if (/^https?:\/\//i.test(trimmed)) {
     try {
       const link = parseDownloadLink(trimmed);
-      return { transferId: link.transferId, server: link.server };
+      // A custom link names a transfer for downloads only: the dashboard's commands take its id.
+      if (TRANSFER_ID.test(link.transferId)) return { transferId: link.transferId, server: link.server };
     } catch {
       // said below, the same way for both kinds of mistake
     }
@@ -39,20 +40,52 @@ export function parseTransferRef(value: string): TransferRef {
 }
 
 /**
+ * A day (`YYYY-MM-DD`), or with `withTime` a day and a time (`YYYY-MM-DDTHH:MM`, a space works too), read in the
+ * local time zone ($TZ). A bare day stands for its end (23:59:59.999) when `end`, else for its start (00:00). A
+ * malformed or impossible date (2025-02-30, 24:00) is refused with `expected` in the message.
+ */
+export function parseLocalMoment(
+  value: string,
+  options: { end: boolean; withTime: boolean; expected: string },
+): Date {
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2}))?$/.exec(value.trim());
+  const refuse = () => new CliError(`not a date: ${value} (expected ${options.expected})`);
+  if (!match || (match[4] !== undefined && !options.withTime)) throw refuse();
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const timed = match[4] !== undefined;
+  const [hours, minutes] = timed ? [Number(match[4]), Number(match[5])] : options.end ? [23, 59] : [0, 0];
+  const at =
+    timed || !options.end
+      ? new Date(year, month - 1, day, hours, minutes, 0, 0)
+      : new Date(year, month - 1, day, 23, 59, 59, 999);
+  if (at.getFullYear() !== year || at.getMonth() !== month - 1 || at.getDate() !== day) throw refuse();
+  if (timed && (hours > 23 || minutes > 59 || at.getHours() !== hours || at.getMinutes() !== minutes))
+    throw refuse();
+  return at;
+}
+
+/**
  * The instant `expire ID YYYY-MM-DD` stands for: the end of that day (23:59:59.999) in the local time zone
  * ($TZ), as an ISO date-time with its offset. A malformed or impossible date (2025-02-30) is refused.
  */
 export function parseExpiryDay(value: string): Date {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
-  const refuse = () =>
-    new CliError(
-      `not a date: ${value} (expected YYYY-MM-DD, e.g. 2030-01-31: the end of that day, local time)`,
-    );
-  if (!match) throw refuse();
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const end = new Date(year, month - 1, day, 23, 59, 59, 999);
-  if (end.getFullYear() !== year || end.getMonth() !== month - 1 || end.getDate() !== day) throw refuse();
-  return end;
+  return parseLocalMoment(value, {
+    end: true,
+    withTime: false,
+    expected: 'YYYY-MM-DD, e.g. 2030-01-31: the end of that day, local time',
+  });
+}
+
+/**
+ * The instant `send --available-from` stands for, read as `expire` reads its day: `YYYY-MM-DD` is the start of
+ * that day, `YYYY-MM-DDTHH:MM` that minute, in the local time zone ($TZ).
+ */
+export function parseAvailableFrom(value: string): Date {
+  return parseLocalMoment(value, {
+    end: false,
+    withTime: true,
+    expected: 'YYYY-MM-DD or YYYY-MM-DDTHH:MM, e.g. 2030-01-31T09:00, local time',
+  });
 }
 
 /** An instant as ISO 8601 with the local offset (`2030-01-31T23:59:59.999+01:00`), as the server accepts it. */

@@ -5,7 +5,7 @@ import {
   DownloadLinkQuery,
   DownloadLinkResponse,
   ErrorBody,
-  TransferId,
+  TransferRef,
 } from '@ferry/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -51,7 +51,7 @@ export const downloadRoutes =
         schema: {
           tags: ['downloads'],
           querystring: z.object({
-            transferId: TransferId,
+            transferId: TransferRef,
             password: z.string().max(256).optional(),
             userSecret: z.string().max(200).optional(),
             purchaseToken: z.string().max(300).optional(),

@@ -331,9 +331,52 @@ describe('download page', () => {
     expect(view.container.querySelector('[data-testid="at-notfound"]')).not.toBeNull();
   });
 
+  it('opens at a custom link: the info is asked by the link, and the page shows the transfer', async () => {
+    const fetchMock = serve(() => json(unlocked));
+    view = await render(harness(<DownloadPage />, '/dl/q3-report', PATTERN).ui);
+    await flush();
+    const infoUrl = new URL(String(fetchMock.mock.calls[0]?.[0]), 'http://x');
+    expect(infoUrl.searchParams.get('transferId')).toBe('q3-report');
+    expect(view.container.textContent).toContain('Holiday photos');
+  });
+
+  it('says when a transfer not open yet opens, counts down, and shows the files once it opened', async () => {
+    const opens = new Date(Date.now() + 1500);
+    let asked = 0;
+    serve(() => {
+      asked++;
+      return Date.now() < opens.getTime()
+        ? json(
+            {
+              status: 403,
+              error: 'x',
+              message: 'later',
+              codes: ['NOT_YET_AVAILABLE'],
+              details: { availableFrom: opens.toISOString() },
+            },
+            403,
+          )
+        : json({ ...unlocked, passwordProtected: false });
+    });
+    view = await render(harness(<DownloadPage />, `/dl/${ID}`, PATTERN).ui);
+    await flush();
+    const root = view.container;
+    expect(byTestId(root, 'download-opens').textContent).toContain('Not available yet');
+    expect(byTestId(root, 'download-countdown').textContent).toMatch(/^Opens in \d+s$/);
+    for (let i = 0; i < 100 && !root.textContent?.includes('beach.jpg'); i++) {
+      await act(async () => {
+        await new Promise((r) => setTimeout(r, 100));
+      });
+      await flush();
+    }
+    expect(root.querySelector('[data-testid="download-opens"]')).toBeNull();
+    expect(root.textContent).toContain('beach.jpg');
+    expect(asked).toBeGreaterThanOrEqual(2);
+  });
+
   it('does not even ask the server about a malformed id', async () => {
     const fetchMock = serve(() => json(unlocked));
-    view = await render(harness(<DownloadPage />, '/dl/not-an-id', PATTERN).ui);
+    view = await render(harness(<DownloadPage />, '/dl/not_an_id', PATTERN).ui);
     await flush();
     expect(view.container.querySelector('[data-testid="at-notfound"]')).not.toBeNull();
     expect(fetchMock).not.toHaveBeenCalled();

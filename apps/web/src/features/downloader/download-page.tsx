@@ -1,6 +1,6 @@
-import { type DownloadFile, type DownloadInfo, TransferId } from '@ferry/core';
+import { type DownloadFile, type DownloadInfo, TransferId, TransferRef } from '@ferry/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ClockIcon, DownloadIcon } from '../../components/icons';
@@ -19,6 +19,7 @@ import {
   needsDownloaderEmail,
   saveDownloaderEmail,
 } from './downloader-email';
+import { NotYetAvailable, opensAt } from './not-yet-available';
 import { PasswordForm } from './password-form';
 import { PreviewGallery } from './preview-gallery';
 import { forgetPurchase, keepPurchaseToken, purchaseTokenOf } from './purchase-store';
@@ -255,7 +256,7 @@ function TransferDetails({
   );
 }
 
-/** The download page at /dl/:transferId[/:fileId] (spec §1 link shape). */
+/** The download page at /dl/:transferId[/:fileId] (spec §1 link shape); the transfer may be named by its custom link. */
 export function DownloadPage() {
   const { transferId = '', fileId } = useParams();
   // A recipient's personal link (S1): `/dl/{id}?userSecret=…`; it goes with every call of the page.
@@ -272,7 +273,7 @@ export function DownloadPage() {
   const toast = useToast();
   const queryClient = useQueryClient();
   const [password, setPassword] = useState<string | undefined>(undefined);
-  const valid = TransferId.safeParse(transferId).success;
+  const valid = TransferRef.safeParse(transferId).success;
   const info = useQuery({
     queryKey: ['download-info', transferId, password ?? null, userSecret ?? null, purchaseToken ?? null],
     queryFn: ({ signal }) => getDownloadInfo({ transferId, password, userSecret, purchaseToken }, signal),
@@ -306,6 +307,10 @@ export function DownloadPage() {
       setPurchaseToken(undefined);
     }
   }, [purchaseToken, unlocked, transferId]);
+  const refetch = info.refetch;
+  const reopen = useCallback(() => void refetch(), [refetch]);
+  // Reports name the transfer by its id: known once the info answered, or when the link is the id itself.
+  const reportId = info.data?.transferId ?? (TransferId.safeParse(transferId).success ? transferId : null);
 
   if (!valid) return <Navigate to="/d/notfound" replace />;
   const title = <title>{t('downloader:page_title', { product: PRODUCT_NAME })}</title>;
@@ -314,6 +319,15 @@ export function DownloadPage() {
       <div className="page-center" aria-busy="true">
         {title}
         <p className="muted">{t('downloader:loading')}</p>
+      </div>
+    );
+  }
+  const opens = opensAt(info.error);
+  if (opens) {
+    return (
+      <div className="page-center">
+        {title}
+        <NotYetAvailable at={opens} onOpen={reopen} />
       </div>
     );
   }
@@ -356,7 +370,7 @@ export function DownloadPage() {
           />
         )}
       </div>
-      <ReportAbuse transferId={transferId} />
+      {reportId && <ReportAbuse transferId={reportId} />}
     </div>
   );
 }

@@ -136,3 +136,19 @@ describe('buildCreateRequest: time zone and uploader settings', () => {
     expect(buildCreateRequest(withOptions, 'S2', { locale: 'en' }).forceEmailWhenDownloadS2).toBe(false);
   });
 });
+
+describe('buildCreateRequest: custom link and opening date', () => {
+  const state = initialUploaderState(LIMITS, { email: '', name: '' });
+  const form = { ...state.form, customLink: 'q3-report', availableFrom: '2030-04-01T09:00' };
+  const withFiles = { ...state, files: [selected('a.txt', 3)], form };
+
+  it('sends the custom link of a paying sender and the opening as an instant of the browser’s zone', () => {
+    const request = buildCreateRequest(withFiles, 'S2', { locale: 'en', paying: true });
+    expect(request.customLink).toBe('q3-report');
+    expect(request.availableFrom).toBe(new Date(2030, 3, 1, 9, 0).toISOString());
+  });
+
+  it('never sends a custom link for a sender who is not paying', () => {
+    expect(buildCreateRequest(withFiles, 'S2', { locale: 'en' }).customLink).toBeUndefined();
+  });
+});

@@ -1,4 +1,5 @@
 import type { TransferCreateRequest } from '@ferry/core';
+import { fromLocalInput } from '../../lib/local-datetime';
 import {
   defaultForm,
   type FormSettings,
@@ -50,15 +51,19 @@ export interface CreateRequestOptions {
   /** The browser's time zone: dates in the transfer's e-mails are written in it. */
   timeZone?: string;
   settings?: FormSettings;
+  /** A paying plan: the custom link typed is sent (others are never offered one). */
+  paying?: boolean;
 }
 
 /** The POST /transfer/transfers body for the chosen files and options. */
 export function buildCreateRequest(
   state: UploaderState,
   type: UploadType,
-  { locale, senderVerificationToken, timeZone, settings = OPEN_FORM_SETTINGS }: CreateRequestOptions,
+  { locale, senderVerificationToken, timeZone, settings = OPEN_FORM_SETTINGS, paying }: CreateRequestOptions,
 ): TransferCreateRequest {
   const form = effectiveForm(state, settings);
+  const customLink = paying ? optional(form.customLink) : undefined;
+  const opens = fromLocalInput(form.availableFrom);
   const notifications: Partial<TransferCreateRequest> =
     type === 'S1'
       ? {
@@ -85,6 +90,8 @@ export function buildCreateRequest(
     ...(senderEmail && senderVerificationToken ? { senderVerificationToken } : {}),
     locale,
     ...(timeZone ? { timeZone } : {}),
+    ...(customLink ? { customLink } : {}),
+    ...(opens ? { availableFrom: opens.toISOString() } : {}),
     files: state.files.map((f) => ({
       name: f.name,
       size: f.size,

@@ -76,13 +76,20 @@ export function LinkField({ link, label, testId }: { link: string; label: string
 export function TransferFacts({ summary }: { summary: TransferSummary }) {
   const { t, i18n } = useTranslation();
   return (
-    <p className="muted">
-      {t('uploader:done_text', {
-        count: summary.files.length,
-        size: formatSize(summary.totalSize, i18n.language),
-        date: formatDateTime(summary.expiresAt, i18n.language),
-      })}
-    </p>
+    <>
+      <p className="muted">
+        {t('uploader:done_text', {
+          count: summary.files.length,
+          size: formatSize(summary.totalSize, i18n.language),
+          date: formatDateTime(summary.expiresAt, i18n.language),
+        })}
+      </p>
+      {summary.status === 'PENDING' && summary.availableFrom && (
+        <p className="notice" data-testid="transfer-pending">
+          {t('uploader:pending_until', { date: formatDateTime(summary.availableFrom, i18n.language) })}
+        </p>
+      )}
+    </>
   );
 }
 

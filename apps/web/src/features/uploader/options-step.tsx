@@ -3,6 +3,7 @@ import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EyeIcon, EyeOffIcon } from '../../components/icons';
 import { formatDate } from '../../lib/format';
+import { fromLocalInput } from '../../lib/local-datetime';
 import { NotificationSwitches } from './notification-switches';
 import { RecipientsInput } from './recipients-input';
 import { SenderFields } from './sender-fields';
@@ -16,6 +17,7 @@ import {
   type UploaderAction,
   type UploadType,
 } from './uploader-state';
+import { AvailableFromField, CustomLinkField } from './window-fields';
 
 interface OptionsStepProps {
   type: UploadType;
@@ -28,6 +30,10 @@ interface OptionsStepProps {
   onBack: () => void;
   onStart: () => void;
   busy: boolean;
+  /** A paying plan: the custom-link field is offered. */
+  paying?: boolean;
+  /** The custom link the server refused as taken, shown under the field while it is still the one typed. */
+  takenLink?: string | null;
 }
 
 /** Problems that keep the Transfer button disabled: each is already shown next to its field. */
@@ -37,7 +43,9 @@ export function blockingProblems(problems: FormProblems): boolean {
     problems.invalidEmail ||
     problems.invalidMaxDownloads ||
     problems.invalidExpiry ||
-    problems.tooManyRecipients
+    problems.tooManyRecipients ||
+    problems.customLink !== null ||
+    problems.availableFromPast
   );
 }
 
@@ -73,6 +81,8 @@ export function OptionsStep({
   onBack,
   onStart,
   busy,
+  paying = false,
+  takenLink = null,
 }: OptionsStepProps) {
   const { t, i18n } = useTranslation();
   const id = useId();
@@ -92,7 +102,9 @@ export function OptionsStep({
     onStart();
   };
   const days = Array.from({ length: limits.fileValidityInDays }, (_, i) => i + 1);
-  const expiry = formatDate(addDays(new Date(), form.expiresInDays), i18n.language);
+  // The validity counts from the opening when there is one (as the server counts it).
+  const opens = problems.availableFromPast ? null : fromLocalInput(form.availableFrom);
+  const expiry = formatDate(addDays(opens ?? new Date(), form.expiresInDays), i18n.language);
   const over = form.message.length > limits.messageLength;
   const passwordMissing = attempted && problems.passwordRequired;
   const sender = (
@@ -202,6 +214,9 @@ export function OptionsStep({
           </div>
         )}
       </div>
+
+      <AvailableFromField form={form} problems={problems} set={set} />
+      {paying && <CustomLinkField form={form} problems={problems} taken={takenLink} set={set} />}
 
       {passwordShown(settings) && (
         <div className="field">

@@ -1,4 +1,4 @@
-import type { TransferSummary } from '@ferry/core';
+import { isPayingPlan, type TransferSummary } from '@ferry/core';
 import { type ReactNode, useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
@@ -53,6 +53,9 @@ export function UploaderPage({ aside }: { aside?: ReactNode } = {}) {
     dispatch({ type: 'prefill', defaults: setup.defaults });
   }, [setup.defaults]);
   const [summary, setSummary] = useState<TransferSummary | null>(null);
+  const [takenLink, setTakenLink] = useState<string | null>(null);
+  const { state: auth } = useAuth();
+  const paying = auth.user !== null && isPayingPlan(auth.planType);
   const resumable = usePendingTransfer();
   const current = useSending();
   const { sending } = current;
@@ -154,6 +157,7 @@ export function UploaderPage({ aside }: { aside?: ReactNode } = {}) {
       senderVerificationToken: token,
       timeZone: browserTimeZone(),
       settings,
+      paying,
     });
     const result = await flow.start(request, state.files);
     if (result.ok) {
@@ -162,6 +166,11 @@ export function UploaderPage({ aside }: { aside?: ReactNode } = {}) {
     }
     const { error } = result;
     dispatch({ type: 'goTo', step: 2 });
+    // Said under the field, which gets the focus back: another transfer took this link meanwhile.
+    if (error instanceof ApiError && error.hasCode('CUSTOM_LINK_TAKEN')) {
+      setTakenLink(request.customLink ?? null);
+      return;
+    }
     if (
       error instanceof ApiError &&
       error.hasCode('INVALID_FILENAME') &&
@@ -288,6 +297,8 @@ export function UploaderPage({ aside }: { aside?: ReactNode } = {}) {
             onBack={() => dispatch({ type: 'goTo', step: 1 })}
             onStart={() => void start(type)}
             busy={flow.creating}
+            paying={paying}
+            takenLink={takenLink}
           />
         )}
         {step === 3 && (

@@ -250,3 +250,37 @@ describe('formProblems with uploader settings', () => {
     expect(formProblems({ ...ready, recipients: fifty }, LIMITS, 'S1').tooManyRecipients).toBe(true);
   });
 });
+
+describe('formProblems of the custom link and the opening date', () => {
+  const form = initialUploaderState(LIMITS, { email: '', name: '' }).form;
+  const now = new Date(2030, 0, 1, 12, 0);
+
+  it('says why a custom link would be refused, and nothing for none or a good one', () => {
+    expect(
+      formProblems({ ...form, customLink: '' }, LIMITS, 'S2', OPEN_FORM_SETTINGS, now).customLink,
+    ).toBeNull();
+    expect(formProblems({ ...form, customLink: 'q3-report' }, LIMITS).customLink).toBeNull();
+    expect(formProblems({ ...form, customLink: 'Q3' }, LIMITS).customLink).toBe('length');
+    expect(formProblems({ ...form, customLink: 'Q3-Report' }, LIMITS).customLink).toBe('characters');
+    expect(formProblems({ ...form, customLink: 'q3--report' }, LIMITS).customLink).toBe('hyphens');
+  });
+
+  it('refuses an opening that is not ahead', () => {
+    const at = (availableFrom: string) =>
+      formProblems({ ...form, availableFrom }, LIMITS, 'S2', OPEN_FORM_SETTINGS, now).availableFromPast;
+    expect(at('')).toBe(false);
+    expect(at('2030-01-01T13:00')).toBe(false);
+    expect(at('2030-01-01T11:00')).toBe(true);
+    expect(at('2030-02-30T10:00')).toBe(true);
+  });
+
+  it('clears both on reset (spec §4)', () => {
+    const state = initialUploaderState(LIMITS, { email: '', name: '' });
+    const typed = {
+      ...state,
+      form: { ...state.form, customLink: 'q3-report', availableFrom: '2030-01-02T10:00' },
+    };
+    const reset = reducer(typed, { type: 'reset' });
+    expect([reset.form.customLink, reset.form.availableFrom]).toEqual(['', '']);
+  });
+});

@@ -1,9 +1,12 @@
 import {
+  type CustomLinkProblem,
   capTemplateAvailability,
+  customLinkProblem,
   defaultTransferValidityDays,
   type PlanLimits,
   type UploaderSettings,
 } from '@ferry/core';
+import { fromLocalInput } from '../../lib/local-datetime';
 import { isEmail } from './recipients';
 import type { SelectedFile } from './selection';
 
@@ -28,8 +31,10 @@ export interface TransferForm {
   allowPreview: boolean;
   senderEmail: string;
   senderName: string;
-  /** Custom link of paying plans; not offered to anonymous senders yet, but cleared by reset (spec §4). */
+  /** Custom link of paying plans (`/dl/{customLink}`); '' for none; cleared by reset (spec §4). */
   customLink: string;
+  /** Spec §3 "from" date: a `datetime-local` value in the browser's time zone; '' opens once uploaded. */
+  availableFrom: string;
   /** S1: tell the sender when a recipient downloads (spec §3 notificationSettings.transfer.downloadConfirmation). */
   downloadConfirmation: boolean;
   /** S2: the same for a link (spec §3 downloadConfirmationS2). */
@@ -114,6 +119,7 @@ export function defaultForm(
     senderEmail: '',
     senderName: '',
     customLink: '',
+    availableFrom: '',
   };
 }
 
@@ -218,6 +224,10 @@ export interface FormProblems {
   invalidExpiry: boolean;
   /** The (team's) uploader settings require a password and none is set. */
   passwordRequired: boolean;
+  /** Why the custom link typed would be refused (core customLinkProblem); null when none or fine. */
+  customLink: CustomLinkProblem | null;
+  /** An opening date that is not in the future (or not a date). */
+  availableFromPast: boolean;
 }
 
 /** The uploader settings (spec §3) that shape the options form. */
@@ -256,7 +266,9 @@ export function formProblems(
   limits: Pick<PlanLimits, 'messageLength' | 'fileValidityInDays' | 'recipients'>,
   type: UploadType = 'S2',
   settings: FormSettings = OPEN_FORM_SETTINGS,
+  now: Date = new Date(),
 ): FormProblems {
+  const opens = form.availableFrom === '' ? null : fromLocalInput(form.availableFrom);
   const max = form.maxDownloads.trim();
   const s1 = type === 'S1';
   return {
@@ -272,6 +284,8 @@ export function formProblems(
       form.expiresInDays < 1 ||
       form.expiresInDays > limits.fileValidityInDays,
     passwordRequired: settings.requirePassword && form.password === '',
+    customLink: form.customLink === '' ? null : customLinkProblem(form.customLink),
+    availableFromPast: form.availableFrom !== '' && (!opens || opens.getTime() <= now.getTime()),
   };
 }
 

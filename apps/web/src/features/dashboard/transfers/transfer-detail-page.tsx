@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { useDescribeError } from '../../../hooks/use-describe-error';
 import { PRODUCT_NAME } from '../../../lib/config';
 import { getTransferDetail } from '../../../lib/dashboard-api';
-import { formatDate, formatSize } from '../../../lib/format';
+import { formatDate, formatDateTime, formatSize } from '../../../lib/format';
 import { ReceivedUpload } from '../../receive/received-upload';
 import { absoluteLink, LinkField } from '../../uploader/done-step';
 import { TransferClone } from './transfer-clone';
@@ -84,6 +84,18 @@ export function TransferDetailPage({ id }: { id: string }) {
                 t('account:transfers.downloads', { count: transfer.downloadCount }),
               ].join(' · ')}
             </p>
+            {transfer.availableFrom && transfer.status === 'PENDING' && (
+              <p className="notice" data-testid="transfer-opens">
+                {t('account:transfer.opens_on', {
+                  date: formatDateTime(transfer.availableFrom, i18n.language),
+                })}
+              </p>
+            )}
+            {transfer.customLink && (
+              <p className="muted" data-testid="transfer-custom-link">
+                {t('account:transfer.custom_link', { link: transfer.customLink })}
+              </p>
+            )}
             {transfer.status === 'CLONING' && (
               <p className="notice" role="status" aria-live="polite" data-testid="transfer-cloning">
                 {t('account:transfer.cloning')}

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { usePlanLimits } from '../../../hooks/use-plan-limits';
 import { deleteTransfer, setTransferEnabled, updateTransfer } from '../../../lib/dashboard-api';
+import { fromLocalInput, toLocalInput } from '../../../lib/local-datetime';
 import { ActionError, ConfirmButton } from './confirm-button';
 import { useTransferAction } from './use-transfer-action';
 import { ValueForm } from './value-form';
@@ -15,7 +16,16 @@ export function lastAllowedDay(createdAt: string, validityDays: number): string 
   return day(new Date(new Date(createdAt).getTime() + validityDays * DAY_MS));
 }
 
-/** Rename, expiry, password, preview, download limit, enable/disable and delete. */
+/** Whether the transfer has not opened yet (PENDING, or its availability window still ahead): its date may move. */
+export function beforeWindow(
+  transfer: Pick<TransferDetail, 'status' | 'availableFrom'>,
+  now = new Date(),
+): boolean {
+  if (transfer.status === 'PENDING') return true;
+  return transfer.availableFrom !== null && new Date(transfer.availableFrom).getTime() > now.getTime();
+}
+
+/** Rename, expiry, opening date, password, preview, download limit, enable/disable and delete. */
 export function TransferSettings({ transfer }: { transfer: TransferDetail }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -26,6 +36,7 @@ export function TransferSettings({ transfer }: { transfer: TransferDetail }) {
   const password = useTransferAction(id, 'password');
   const preview = useTransferAction(id, 'preview');
   const maxDownloads = useTransferAction(id, 'max_downloads');
+  const availability = useTransferAction(id, 'availability');
   const enable = useTransferAction(id, transfer.status === 'DISABLED' ? 'enabled' : 'disabled');
   const remove = useTransferAction(id, 'deleted');
   const gone = transfer.status === 'DELETED' || transfer.status === 'RETAINED';
@@ -56,6 +67,31 @@ export function TransferSettings({ transfer }: { transfer: TransferDetail }) {
         action={expiry}
         onSubmit={(value) => expiry.run(() => updateTransfer(id, { expiresAt: value }))}
       />
+      {beforeWindow(transfer) && (
+        <ValueForm
+          label={t('account:transfer.available_from_label')}
+          submit={t('account:transfer.save')}
+          initial={transfer.availableFrom ? toLocalInput(new Date(transfer.availableFrom)) : ''}
+          type="datetime-local"
+          min={toLocalInput(new Date())}
+          required
+          testId="available-from-form"
+          action={availability}
+          onSubmit={(value) => {
+            const at = fromLocalInput(value);
+            if (at) availability.run(() => updateTransfer(id, { availableFrom: at.toISOString() }));
+          }}
+          extra={
+            <ConfirmButton
+              label={t('account:transfer.open_now')}
+              question={t('account:transfer.open_now_confirm')}
+              testId="open-now"
+              disabled={availability.pending}
+              onConfirm={() => availability.run(() => updateTransfer(id, { availableFrom: null }))}
+            />
+          }
+        />
+      )}
       <ValueForm
         label={t(
           transfer.passwordProtected ? 'account:transfer.password_change' : 'account:transfer.password_set',

@@ -47,6 +47,8 @@ export function transferDetail(overrides: Partial<TransferDetail> = {}): Transfe
     statusLabel: 'enabled',
     name: 'Holiday photos',
     link: '/dl/AbCdEfGhIjKlMnOp',
+    customLink: null,
+    availableFrom: null,
     expiresAt: '2030-01-08T10:00:00.000Z',
     totalSize: 1_500_000,
     files: [

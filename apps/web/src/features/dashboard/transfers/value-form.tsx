@@ -9,7 +9,7 @@ export function ValueForm(props: {
   initial: string;
   testId: string;
   action: TransferAction;
-  type?: 'text' | 'date' | 'number' | 'password' | 'email';
+  type?: 'text' | 'date' | 'datetime-local' | 'number' | 'password' | 'email';
   min?: string;
   max?: string;
   required?: boolean;
