@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PURGE_SECURITY_LOG, SWEEP_UNFINISHED } from '../main.js';
+import { HOSTS_RECHECK, PURGE_SECURITY_LOG, SWEEP_UNFINISHED } from '../main.js';
 import { MAINTENANCE_TICK } from '../services/notification.service.js';
 import { WEBHOOKS_TICK } from '../services/webhook.service.js';
 import { createTransfer } from '../test/flows.js';
@@ -14,9 +14,10 @@ describe('the scheduled sweep of abandoned uploads', () => {
         ferry,
         'SELECT name, cron FROM pgboss.schedule ORDER BY name',
       );
-      // The daily purge of old security-log entries, the hourly sweep, the minutely maintenance tick (expiry,
+      // The daily recheck of custom domains' DNS proofs, the daily purge of old security-log entries, the hourly sweep, the minutely maintenance tick (expiry,
       // reminders, lost jobs), the availability windows' safety net and the minutely webhook deliveries.
       expect(schedules).toEqual([
+        { name: HOSTS_RECHECK, cron: '23 4 * * *' },
         { name: PURGE_SECURITY_LOG, cron: '41 3 * * *' },
         { name: SWEEP_UNFINISHED, cron: '17 * * * *' },
         { name: MAINTENANCE_TICK, cron: '* * * * *' },
