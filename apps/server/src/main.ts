@@ -13,6 +13,7 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import { PgAccountRepository } from './db/account.repository.js';
 import { connectDatabase, runMigrations } from './db/client.js';
 import { PgContactsRepository } from './db/contacts.repository.js';
+import { PgCustomizationRepository } from './db/customization.repository.js';
 import { DashboardRepository } from './db/dashboard.repository.js';
 import { PgAdditionRepository } from './db/dashboard-additions.repository.js';
 import { PgCloneRepository } from './db/dashboard-clone.repository.js';
@@ -42,6 +43,7 @@ import { JobQueue } from './jobs/queue.js';
 import { DataDirLock } from './lib/data-dir-lock.js';
 import { HeapTrimmer, loadMallocTrim } from './lib/heap-trim.js';
 import { createMailer } from './mail/index.js';
+import { SharpThemeMedia } from './media/theme-media.js';
 import { Metrics } from './observability/metrics.js';
 import { type CardProviders, createCardProviders } from './payments/card-providers.js';
 import { Catalogue, loadPrices } from './payments/catalogue.js';
@@ -61,12 +63,14 @@ import { BillingAccounts } from './services/billing-account.js';
 import type { Invoices, Taxes } from './services/billing-ports.js';
 import { CleanupService } from './services/cleanup.service.js';
 import { ContactsService } from './services/contacts.service.js';
+import { CustomizationService } from './services/customization.service.js';
 import { DashboardService } from './services/dashboard.service.js';
 import { DashboardAccess } from './services/dashboard-access.js';
 import { DashboardActionsService } from './services/dashboard-actions.service.js';
 import { AddedFileUploadAuth, FileAdditionService } from './services/dashboard-additions.service.js';
 import { type CloneJob, TRANSFER_CLONE, TransferCloneService } from './services/dashboard-clone.service.js';
 import { DownloadService } from './services/download.service.js';
+import { type HostDirectory, MAIN_HOST_ONLY } from './services/host-ports.js';
 import { InboxService } from './services/inbox.service.js';
 import { InvoiceMails, InvoiceService } from './services/invoice.service.js';
 import { LimitsService, withTeamDownloads } from './services/limits.service.js';
@@ -769,6 +773,25 @@ export async function createFerry(
       logger.child({ component: 'team-members' }),
     );
     teamMembers.restrictEmails((teamId, email) => teamPolicies.memberEmailAllowed(teamId, email));
+    // Themes: the host → owner lookup is the host directory's alone (every host is the main one for now).
+    const hosts: HostDirectory = MAIN_HOST_ONLY;
+    const customization = new CustomizationService(
+      new PgCustomizationRepository(database.pool),
+      accounts,
+      storage.blobs,
+      new SharpThemeMedia(config.theme),
+      hosts,
+      rateLimiter,
+      {
+        subdomainsEnabled: hosts !== MAIN_HOST_ONLY,
+        tempDir: path.join(config.dataDir, 'tmp'),
+        uploadsPerHour: 60,
+        publicOrigin,
+      },
+    );
+    transfers.customizeWith(customization);
+    downloads.brandWith((transferId) => customization.brandOf(transferId));
+    notifications.brandMails((ownerId) => customization.mailBrandOf(ownerId));
     const app = await buildApp({
       config,
       logger,
@@ -808,6 +831,7 @@ export async function createFerry(
       ),
       teamTokens,
       contacts,
+      customization,
       receive,
       receiveRequests,
       inboxes: new InboxService(receiveRepo, receiveOwners, passwords),

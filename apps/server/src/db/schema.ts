@@ -88,6 +88,8 @@ export const transfers = pgTable(
     retainedUntil: ts('retained_until'),
     /** In-page previews given (link calls with preview=true), counted apart from downloads (PREVIEWS_PER_TRANSFER). */
     previewCount: integer('preview_count').notNull().default(0),
+    /** Spec §3 transfer form `customization`: this transfer's download page colours and wallpaper. */
+    customization: jsonb('customization').$type<Record<string, unknown>>(),
   },
   (t) => [
     index('transfers_anonymous_pending_idx')
@@ -1167,4 +1169,34 @@ export const moderationSends = pgTable(
     index('moderation_sends_client_idx').on(t.clientIp, t.at),
     index('moderation_sends_at_idx').on(t.at),
   ],
+);
+
+/** Spec §3 Theme of an account or a team (keyed by the account's or the team manager's uid). */
+export const themes = pgTable('themes', {
+  ownerId: text('owner_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** The saved fields (colours, asset paths, uploader texts); what is absent takes the default. */
+  settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/** Images (re-encoded by Ferry) and videos of a theme, each one blob of the blob store. */
+export const themeAssets = pgTable(
+  'theme_assets',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** logo | wallpaper | mailHeader | video */
+    kind: text('kind').notNull(),
+    blobKey: text('blob_key').notNull(),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('theme_assets_owner_idx').on(t.ownerId, t.kind, t.createdAt)],
 );

@@ -30,6 +30,7 @@ const PUBLIC: readonly (string | RegExp)[] = [
   '/api/sales/contact',
   '/api/receive/check-password',
   /^\/api\/transfer\/downloads\//,
+  /^\/api\/theme(?:\/|$)/,
   /^\/api\/receive\/points\//,
   /^\/api\/receive\/uploads/,
   /^\/api\/pay\/webhooks\//,

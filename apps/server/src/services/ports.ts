@@ -53,6 +53,8 @@ export interface TransferRecord {
   clientIp?: string | null;
   /** A RETAINED transfer's files are kept until then (RETENTION_DAYS), then purged. */
   retainedUntil?: Date | null;
+  /** Spec §3 transfer form `customization` (CustomizationService.check); null: the account theme alone. */
+  customization?: Record<string, unknown> | null;
 }
 
 /** Creating a transfer would take its owner past their storage limit. */

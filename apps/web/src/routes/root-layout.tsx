@@ -6,6 +6,7 @@ import { SiteFooter } from '../components/site-footer';
 import { SignBackInDialog } from '../features/auth/sign-back-in-dialog';
 import { UserMenu } from '../features/auth/user-menu';
 import { BillingNoticesSlot } from '../features/billing/billing-notices-slot';
+import { ThemeBackdrop, ThemeLogo } from '../features/customization/theme-backdrop';
 import { useRememberReturnPage } from '../features/dashboard/return-page';
 import { ToastArea } from '../features/toasts/toast-area';
 import { MadeInBanner } from '../features/visitors/made-in-banner';
@@ -24,13 +25,14 @@ export function RootLayout() {
   useRememberReturnPage();
   return (
     <div className="app">
+      <ThemeBackdrop />
       <a className="skip-link" href="#main">
         {t('common:skip_to_content')}
       </a>
       <MadeInBanner />
       <header className="app-header">
         <Link to="/" className="brand" aria-label={t('common:home_link', { product: PRODUCT_NAME })}>
-          <LogoMark className="brand-mark" />
+          <ThemeLogo fallback={<LogoMark className="brand-mark" />} />
           <span className="brand-name">{PRODUCT_NAME}</span>
         </Link>
         <div className="header-actions">

@@ -5,6 +5,7 @@ import { hasLayoutControlChars } from '../rules/text.js';
 import { TransferPrice } from './billing.js';
 import { FileId, TransferId } from './ids.js';
 import { PreviewLinkDetails } from './previews.js';
+import { Theme, TransferCustomization, TransferCustomizationView } from './theme.js';
 
 /** Free text that is stored: PostgreSQL text cannot hold NUL, so it is refused up front (400, not 500). */
 const text = () => z.string().refine((v) => !v.includes('\u0000'), 'must not contain NUL characters');
@@ -89,6 +90,8 @@ export const TransferCreateRequest = z.object({
    * (VAT excluded, minor units; the buyer pays the VAT of their country on top).
    */
   price: TransferPrice.optional(),
+  /** Spec §3 `customization`: this transfer's download page colours and wallpaper (paid plans). */
+  customization: TransferCustomization.optional(),
 });
 export type TransferCreateRequest = z.input<typeof TransferCreateRequest>;
 
@@ -242,6 +245,10 @@ export const DownloadInfo = z.object({
   price: TransferPrice.nullable(),
   /** Whether the `purchaseToken` given unlocks this transfer (always true for a free one). */
   purchased: z.boolean(),
+  /** The branding of the transfer's owner (their account's or team's theme); null: Ferry's own. */
+  theme: Theme.nullable().optional(),
+  /** This transfer's own colours and wallpaper, shown over `theme`. */
+  customization: TransferCustomizationView.nullable().optional(),
 });
 export type DownloadInfo = z.infer<typeof DownloadInfo>;
 

@@ -50,13 +50,21 @@ export interface CreateRequestOptions {
   /** The browser's time zone: dates in the transfer's e-mails are written in it. */
   timeZone?: string;
   settings?: FormSettings;
+  /** The sender may customize the download page (a paid plan; a member whose manager allows it). */
+  customizable?: boolean;
 }
 
 /** The POST /transfer/transfers body for the chosen files and options. */
 export function buildCreateRequest(
   state: UploaderState,
   type: UploadType,
-  { locale, senderVerificationToken, timeZone, settings = OPEN_FORM_SETTINGS }: CreateRequestOptions,
+  {
+    locale,
+    senderVerificationToken,
+    timeZone,
+    settings = OPEN_FORM_SETTINGS,
+    customizable = false,
+  }: CreateRequestOptions,
 ): TransferCreateRequest {
   const form = effectiveForm(state, settings);
   const notifications: Partial<TransferCreateRequest> =
@@ -85,10 +93,21 @@ export function buildCreateRequest(
     ...(senderEmail && senderVerificationToken ? { senderVerificationToken } : {}),
     locale,
     ...(timeZone ? { timeZone } : {}),
+    ...(customizable && form.pageCustomized ? pageCustomization(form) : {}),
     files: state.files.map((f) => ({
       name: f.name,
       size: f.size,
       ...(f.relativePath ? { relativePath: f.relativePath } : {}),
     })),
   };
+}
+
+/** The spec §3 `customization` of the form: only what the sender set. */
+export function pageCustomization(form: TransferForm): Pick<TransferCreateRequest, 'customization'> {
+  const customization: NonNullable<TransferCreateRequest['customization']> = {};
+  if (form.pageBackgroundColor) customization.backgroundColor = form.pageBackgroundColor;
+  if (form.pageActionColor) customization.actionColor = form.pageActionColor;
+  if (form.pageStartColor) customization.startbtnColor = form.pageStartColor;
+  if (form.pageWallpaperURL) customization.wallpaperURL = form.pageWallpaperURL;
+  return Object.keys(customization).length > 0 ? { customization } : {};
 }

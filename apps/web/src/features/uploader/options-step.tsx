@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { EyeIcon, EyeOffIcon } from '../../components/icons';
 import { formatDate } from '../../lib/format';
 import { NotificationSwitches } from './notification-switches';
+import { PageCustomization } from './page-customization';
 import { RecipientsInput } from './recipients-input';
 import { SenderFields } from './sender-fields';
 import {
@@ -28,6 +29,13 @@ interface OptionsStepProps {
   onBack: () => void;
   onStart: () => void;
   busy: boolean;
+  /** Offered to paying senders allowed to customize (spec §3 `customization`); null: not offered. */
+  customization?: {
+    wallpapers: readonly string[];
+    themeColors: { backgroundColor: string; actionColor: string; startbtnColor: string };
+  } | null;
+  /** The account's label for the recipients field (its theme's uploader.recipientLabel). */
+  recipientLabel?: string | null;
 }
 
 /** Problems that keep the Transfer button disabled: each is already shown next to its field. */
@@ -73,6 +81,8 @@ export function OptionsStep({
   onBack,
   onStart,
   busy,
+  customization = null,
+  recipientLabel = null,
 }: OptionsStepProps) {
   const { t, i18n } = useTranslation();
   const id = useId();
@@ -115,6 +125,7 @@ export function OptionsStep({
             draft={form.recipientsDraft}
             max={limits.recipients}
             missing={attempted}
+            label={recipientLabel ?? undefined}
             onChange={(recipients, draft) => dispatch({ type: 'setRecipients', recipients, draft })}
           />
           {sender}
@@ -252,6 +263,15 @@ export function OptionsStep({
           />
           <span>{t('uploader:field_allow_preview')}</span>
         </label>
+      )}
+
+      {customization && (
+        <PageCustomization
+          form={form}
+          set={set}
+          wallpapers={customization.wallpapers}
+          themeColors={customization.themeColors}
+        />
       )}
 
       <NotificationSwitches type={type} form={form} settings={settings} set={set} />
