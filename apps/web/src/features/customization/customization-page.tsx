@@ -186,6 +186,7 @@ function CustomizationEditor({ uid, data }: { uid: string; data: OwnerCustomizat
 
   return (
     <div className="customization-grid">
+      <ThemePreview draft={draft} variables={previewVariables(draft, saved)} />
       <form
         className="customization-section"
         onSubmit={(e) => {
@@ -355,7 +356,6 @@ function CustomizationEditor({ uid, data }: { uid: string; data: OwnerCustomizat
           </div>
         )}
       </form>
-      <ThemePreview draft={draft} variables={previewVariables(draft, saved)} />
     </div>
   );
 }
