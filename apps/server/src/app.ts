@@ -27,6 +27,7 @@ import { registerTus } from './http/plugins/tus.plugin.js';
 import { registerWeb } from './http/plugins/web.plugin.js';
 import { authRoutes, registerAuthentication } from './http/routes/auth.routes.js';
 import { contactsRoutes } from './http/routes/contacts.routes.js';
+import { customizationRoutes } from './http/routes/customization.routes.js';
 import { type DashboardServices, dashboardRoutes } from './http/routes/dashboard.routes.js';
 import { downloadRoutes } from './http/routes/download.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
@@ -62,6 +63,7 @@ import {
 } from './payments/provider-events.js';
 import type { AuthService } from './services/auth.service.js';
 import type { ContactsService } from './services/contacts.service.js';
+import type { CustomizationService } from './services/customization.service.js';
 import type { DomainsService } from './services/domains.service.js';
 import type { DownloadService } from './services/download.service.js';
 import type { HostHandoffService } from './services/host-handoff.service.js';
@@ -127,6 +129,8 @@ export interface AppDeps {
   teamTokens: TeamTokenService;
   /** The signed-in user's address book and contact groups. */
   contacts: ContactsService;
+  /** Themes of accounts and teams (spec §3 Theme), their assets and the theme each host shows. */
+  customization: CustomizationService;
   sales: SalesService;
   /** Who may use the operator console (OPERATOR_EMAILS). */
   operators: OperatorAccess;
@@ -310,6 +314,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamPolicyRoutes(deps.teamPolicies, deps.auth, deps.teamAdmin, publicOrigin));
   await app.register(teamTokenRoutes(deps.teamTokens));
   await app.register(contactsRoutes(deps.contacts));
+  await app.register(customizationRoutes(deps.customization));
   await app.register(salesRoutes(deps.sales));
   await app.register(invoiceRoutes(deps.invoices, deps.taxes));
   await app.register(payRoutes(deps.subscriptions));

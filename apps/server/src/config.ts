@@ -218,6 +218,8 @@ const ConfigSchema = z
     PREVIEWS_PER_TRANSFER: z.coerce.number().int().min(0).default(200),
     PREVIEW_ORIGIN: z.string().url().optional(),
     PREVIEW_MAX_INPUT_MB: z.coerce.number().int().min(1).default(2048),
+    THEME_IMAGE_MAX_MB: z.coerce.number().int().min(1).max(100).default(10),
+    THEME_VIDEO_MAX_MB: z.coerce.number().int().min(1).max(2000).default(50),
     FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
     PDFTOPPM_PATH: z.string().min(1).default('pdftoppm'),
     COUNTRY_HEADER: z
@@ -432,6 +434,11 @@ const ConfigSchema = z
         maxInputBytes: env.PREVIEW_MAX_INPUT_MB * 1_000_000,
         ffmpegPath: env.FFMPEG_PATH,
         pdftoppmPath: env.PDFTOPPM_PATH,
+      },
+      /** Customization (services/customization.service.ts): the largest image and video an owner may upload. */
+      theme: {
+        imageMaxBytes: env.THEME_IMAGE_MAX_MB * 1_000_000,
+        videoMaxBytes: env.THEME_VIDEO_MAX_MB * 1_000_000,
       },
       storage: env.STORAGE,
       /** The master key of encryption at rest (docs/encryption.md), or null: files stored as they are. */

@@ -13,6 +13,7 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import { PgAccountRepository } from './db/account.repository.js';
 import { connectDatabase, runMigrations } from './db/client.js';
 import { PgContactsRepository } from './db/contacts.repository.js';
+import { PgCustomizationRepository } from './db/customization.repository.js';
 import { DashboardRepository } from './db/dashboard.repository.js';
 import { PgAdditionRepository } from './db/dashboard-additions.repository.js';
 import { PgCloneRepository } from './db/dashboard-clone.repository.js';
@@ -52,6 +53,7 @@ import { JobQueue } from './jobs/queue.js';
 import { DataDirLock } from './lib/data-dir-lock.js';
 import { HeapTrimmer, loadMallocTrim } from './lib/heap-trim.js';
 import { createMailer } from './mail/index.js';
+import { SharpThemeMedia } from './media/theme-media.js';
 import { Metrics } from './observability/metrics.js';
 import { type CardProviders, createCardProviders } from './payments/card-providers.js';
 import { Catalogue, loadPrices } from './payments/catalogue.js';
@@ -72,6 +74,7 @@ import { BillingAccounts } from './services/billing-account.js';
 import type { Invoices, Taxes } from './services/billing-ports.js';
 import { CleanupService } from './services/cleanup.service.js';
 import { ContactsService } from './services/contacts.service.js';
+import { CustomizationService } from './services/customization.service.js';
 import { DashboardService } from './services/dashboard.service.js';
 import { DashboardAccess } from './services/dashboard-access.js';
 import { DashboardActionsService } from './services/dashboard-actions.service.js';
@@ -832,6 +835,24 @@ export async function createFerry(
       async () => null,
     );
     notifications.linkHostsWith((host) => hostOriginOf(config, host, appServer));
+    // Themes: the host → owner lookup is the host directory's alone.
+    const customization = new CustomizationService(
+      new PgCustomizationRepository(database.pool),
+      accounts,
+      storage.blobs,
+      new SharpThemeMedia(config.theme),
+      hosts.hosts,
+      rateLimiter,
+      {
+        subdomainsEnabled: hosts.hosts !== MAIN_HOST_ONLY,
+        tempDir: path.join(config.dataDir, 'tmp'),
+        uploadsPerHour: 60,
+        publicOrigin,
+      },
+    );
+    transfers.customizeWith(customization);
+    downloads.brandWith((transferId) => customization.brandOf(transferId));
+    notifications.brandMails((ownerId) => customization.mailBrandOf(ownerId));
     const app = await buildApp({
       ...hosts,
       config,
@@ -873,6 +894,7 @@ export async function createFerry(
       ),
       teamTokens,
       contacts,
+      customization,
       receive,
       receiveRequests,
       inboxes: new InboxService(receiveRepo, receiveOwners, passwords),

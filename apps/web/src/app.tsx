@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { RouterProvider } from 'react-router/dom';
 import { AccountLanguage } from './features/auth/account-language';
 import { AuthProvider } from './features/auth/auth-context';
+import { ThemeProvider } from './features/customization/theme-context';
 import { ToastProvider } from './features/toasts/toast-context';
 import { isWidgetPath } from './features/widget/widget-embedding';
 import { createAppRouter } from './router';
@@ -25,7 +26,7 @@ export function App({ router: made }: { router?: ReturnType<typeof createAppRout
         ) : (
           <AuthProvider>
             <AccountLanguage />
-            {pages}
+            <ThemeProvider>{pages}</ThemeProvider>
           </AuthProvider>
         )}
       </ToastProvider>

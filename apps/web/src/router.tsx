@@ -144,6 +144,11 @@ export const routes: RouteObject[] = [
                         ...page(() => import('./routes/dashboard-admin-user-groups.route')),
                       },
                       { path: 'admin/api', ...page(() => import('./routes/dashboard-api.route')) },
+                      // Spec §2 /dashboard/customization: the account's or team's theme.
+                      {
+                        path: 'customization',
+                        ...page(() => import('./routes/dashboard-customization.route')),
+                      },
                       // The spec's dashboard pages not built yet say so (core's table names them).
                       ...DASHBOARD_COMING_ROUTES.map((path) => ({
                         path: path.slice('/dashboard/'.length),

@@ -100,6 +100,8 @@ export const transfers = pgTable(
     customLink: text('custom_link'),
     /** The availability window's start: PENDING until then (spec §3 "from" date); null: open when uploaded. */
     availableFrom: ts('available_from'),
+    /** Spec §3 transfer form `customization`: this transfer's download page colours and wallpaper. */
+    customization: jsonb('customization').$type<Record<string, unknown>>(),
   },
   (t) => [
     uniqueIndex('transfers_custom_link_idx').on(sql`lower(${t.customLink})`),
@@ -1227,4 +1229,34 @@ export const hostHandoffs = pgTable(
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [index('host_handoffs_expires_idx').on(t.expiresAt)],
+);
+
+/** Spec §3 Theme of an account or a team (keyed by the account's or the team manager's uid). */
+export const themes = pgTable('themes', {
+  ownerId: text('owner_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** The saved fields (colours, asset paths, uploader texts); what is absent takes the default. */
+  settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/** Images (re-encoded by Ferry) and videos of a theme, each one blob of the blob store. */
+export const themeAssets = pgTable(
+  'theme_assets',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** logo | wallpaper | mailHeader | video */
+    kind: text('kind').notNull(),
+    blobKey: text('blob_key').notNull(),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('theme_assets_owner_idx').on(t.ownerId, t.kind, t.createdAt)],
 );

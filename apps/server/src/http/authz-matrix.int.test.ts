@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, signedInAccount } from '../test/flows.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
@@ -266,6 +267,32 @@ async function pointsOf(p: Person): Promise<Points> {
   pointsBy.set(p.uid, points);
   return points;
 }
+
+/** A theme asset (a logo) uploaded by `p` (a paid account); `fresh` makes another one. */
+const themeAssets = new Map<string, string>();
+const tinyPng = () =>
+  sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })
+    .png()
+    .toBuffer();
+async function themeAssetOf(p: Person, fresh = false): Promise<string> {
+  const known = themeAssets.get(p.uid);
+  if (known && !fresh) return known;
+  const res = await api(ferry.baseUrl, `/api/user/users/${p.uid}/customization/assets?kind=wallpaper`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${p.token}`, 'content-type': 'image/png' },
+    body: await tinyPng(),
+  });
+  if (res.status !== 201) throw new Error(`theme asset ${res.status}: ${JSON.stringify(res.body)}`);
+  if (!fresh) themeAssets.set(p.uid, res.body.assetId);
+  return res.body.assetId as string;
+}
+/** Only a paid account's own theme: free plans are told why, others learn nothing. */
+const paidOwner = (ok: Expected): Record<Caller, Expected> => ({
+  anon: 401,
+  none: [403, 'FORBIDDEN'],
+  premium: ok,
+  other: 404,
+});
 
 /** An open MANUAL invoice of `p`, issued once (others must not read, pay or void it). */
 const invoicesOf = new Map<string, string>();
@@ -642,6 +669,39 @@ const TABLE: Record<string, Row> = {
           headers: { authorization: `Bearer ${target.token}` },
         })
       ).body.uploaderSettings,
+    }),
+  },
+  'GET /api/theme': { expect: same(200), call: () => ({ path: '/api/theme' }) },
+  'GET /api/theme/assets/:assetId': {
+    expect: same(200),
+    call: async () => ({ path: `/api/theme/assets/${await themeAssetOf(pam)}` }),
+  },
+  'GET /api/user/users/:id/customization': {
+    expect: owner(200),
+    call: ({ target }) => ({ path: `/api/user/users/${target.uid}/customization` }),
+  },
+  'PUT /api/user/users/:id/customization': {
+    expect: paidOwner(200),
+    call: ({ target }) => ({
+      path: `/api/user/users/${target.uid}/customization`,
+      body: { actionColor: '#1A237E', uploader: { subject: `${target.label} files` } },
+    }),
+  },
+  'POST /api/user/users/:id/customization/assets': {
+    expect: paidOwner(201),
+    call: async ({ target }) => ({
+      path: `/api/user/users/${target.uid}/customization/assets?kind=logo`,
+      headers: { 'content-type': 'image/png' },
+      raw: await tinyPng(),
+    }),
+  },
+  'DELETE /api/user/users/:id/customization/assets/:assetId': {
+    // Ann (free) has no asset: hers is not found; Pam deletes a fresh one of hers.
+    expect: { anon: 401, none: 404, premium: 204, other: 404 },
+    call: async ({ caller, target }) => ({
+      path: `/api/user/users/${target.uid}/customization/assets/${
+        caller === 'premium' ? await themeAssetOf(pam, true) : await themeAssetOf(pam)
+      }`,
     }),
   },
   'GET /api/user/teams/:teamId/uploader-settings': {

@@ -31,6 +31,7 @@ const PUBLIC: readonly (string | RegExp)[] = [
   '/api/receive/check-password',
   /^\/api\/transfer\/downloads\//,
   /^\/api\/hosts\//,
+  /^\/api\/theme(?:\/|$)/,
   /^\/api\/receive\/points\//,
   /^\/api\/receive\/uploads/,
   /^\/api\/pay\/webhooks\//,

@@ -103,6 +103,14 @@ export class DownloadService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  private brand: ((transferId: string) => Promise<Pick<DownloadInfo, 'theme' | 'customization'>>) | null =
+    null;
+
+  /** The owner's theme and the transfer's own customization shown on its download page (CustomizationService). */
+  brandWith(brand: (transferId: string) => Promise<Pick<DownloadInfo, 'theme' | 'customization'>>): void {
+    this.brand = brand;
+  }
+
   private ownerAccess: ((transfer: TransferRecord, userId: string | null) => Promise<boolean>) | null = null;
 
   /**
@@ -296,6 +304,7 @@ export class DownloadService {
       recipientEmail: recipient?.email ?? null,
       price: sale.price,
       purchased: sale.purchased,
+      ...(this.brand ? await this.brand(transfer.id) : {}),
     };
   }
 

@@ -335,7 +335,7 @@ export class NotificationService {
     );
     if (n === null)
       throw rateLimited(CODE_RESEND_SECONDS, 'A code was sent a moment ago; wait before asking for another.');
-    const rendered = await senderVerificationCode(this.context(transfer), { code, validMinutes: ttl });
+    const rendered = await senderVerificationCode(await this.context(transfer), { code, validMinutes: ttl });
     await this.mail.enqueue(this.outgoing(rendered, [email], `svc-${transfer.id}-${n}`));
     return { sentTo: email, retryAfterSeconds: CODE_RESEND_SECONDS };
   }
@@ -397,7 +397,7 @@ export class NotificationService {
     if (transfer.sentAt) return 'already';
     const files = (await this.repo.files(transferId)).filter((f) => f.uploadedAt);
     const recipients = await this.store.recipients(transferId);
-    const ctx = this.context(transfer);
+    const ctx = await this.context(transfer);
     for (const r of recipients) await this.mailRecipient(transfer, files, r);
     if (transfer.notifySummary && transfer.senderEmail) {
       const rendered = await transferSummary(ctx, {
@@ -447,7 +447,7 @@ export class NotificationService {
       return 0;
     let count = 0;
     for (const r of await this.store.recipients(transferId)) {
-      const rendered = await filesAdded(this.context(transfer), {
+      const rendered = await filesAdded(await this.context(transfer), {
         senderName: transfer.senderName,
         senderEmail: transfer.senderEmail,
         transferName: transfer.name,
@@ -471,7 +471,7 @@ export class NotificationService {
   }
 
   private async mailRecipient(transfer: TransferRecord, files: TransferFileRecord[], r: RecipientRecord) {
-    const rendered = await transferReceived(this.context(transfer), {
+    const rendered = await transferReceived(await this.context(transfer), {
       senderName: transfer.senderName,
       senderEmail: transfer.senderEmail,
       transferName: transfer.name,
@@ -499,7 +499,7 @@ export class NotificationService {
     const transfer = await this.repo.find(parsed.transferId);
     const recipient = transfer && (await this.store.recipient(transfer.id, parsed.recipientId));
     if (!transfer?.senderEmail || !recipient || transfer.expiredAt) return false;
-    const rendered = await deliveryFailed(this.context(transfer), {
+    const rendered = await deliveryFailed(await this.context(transfer), {
       transferName: transfer.name,
       transferFileCount: transfer.fileCount,
       recipientEmail: recipient.email,
@@ -518,7 +518,7 @@ export class NotificationService {
     // An account's own address, or a sender's proven one: never an address anybody could have typed.
     const proven = transfer?.ownerId || transfer?.senderVerification === 'verified';
     if (!transfer?.senderEmail || !proven || transfer.expiredAt) return false;
-    const rendered = await fileInfected(this.context(transfer), {
+    const rendered = await fileInfected(await this.context(transfer), {
       transferName: transfer.name,
       transferFileCount: transfer.fileCount,
       fileName: file.relativePath ?? file.name,
@@ -551,7 +551,7 @@ export class NotificationService {
         : null);
     if (!to) return false;
     const rendered = await passwordGuessing(
-      { ...this.context(transfer), locale: to.locale ?? transfer.locale },
+      { ...(await this.context(transfer)), locale: to.locale ?? transfer.locale },
       {
         kind: 'transfer',
         name: transfer.name,
@@ -603,7 +603,7 @@ export class NotificationService {
         pending.find((d) => d.downloaderEmail)?.downloaderEmail ??
         null;
       const links = this.unsubscribe(transfer, { n: 'dlc' });
-      const rendered = await downloadConfirmation(this.context(transfer), {
+      const rendered = await downloadConfirmation(await this.context(transfer), {
         transferName: transfer.name,
         transferFileCount: transfer.fileCount,
         downloaderEmail: who,
@@ -738,7 +738,7 @@ export class NotificationService {
       const transfer = await this.repo.find(id);
       if (!transfer) continue;
       const files = (await this.repo.files(id)).filter((f) => f.uploadedAt);
-      const ctx = this.context(transfer);
+      const ctx = await this.context(transfer);
       const stamp = Math.floor(transfer.expiresAt.getTime() / 1000);
       for (const r of await this.store.recipientsToRemind(id)) {
         const links = this.unsubscribe(transfer, { n: 'rem', r: r.id });
@@ -765,11 +765,19 @@ export class NotificationService {
     return count;
   }
 
-  private context(transfer: TransferRecord): MailContext {
+  private mailBrand: ((ownerId: string | null) => Promise<MailContext['brand']>) | null = null;
+
+  /** The header image and colours of a transfer owner's account or team in its mails (CustomizationService). */
+  brandMails(brand: (ownerId: string | null) => Promise<MailContext['brand']>): void {
+    this.mailBrand = brand;
+  }
+
+  private async context(transfer: TransferRecord): Promise<MailContext> {
     return {
       locale: transfer.locale,
       timeZone: transfer.timeZone ?? undefined,
       productName: this.productName,
+      brand: this.mailBrand ? await this.mailBrand(transfer.ownerId) : null,
     };
   }
 

@@ -69,6 +69,8 @@ export class CustomLinkTaken extends Error {
   constructor(readonly link: string) {
     super(`custom link taken: ${link}`);
   }
+  /** Spec §3 transfer form `customization` (CustomizationService.check); null: the account theme alone. */
+  customization?: Record<string, unknown> | null;
 }
 
 /** Creating a transfer would take its owner past their storage limit. */

@@ -27,6 +27,7 @@ import {
 import { newFileId, newTransferId } from '../lib/ids.js';
 import { constantTimeEqual, randomToken, sha256Hex } from '../security/secrets.js';
 import { AppError } from './app-error.js';
+import type { TransferCustomizer } from './customization.service.js';
 import type { LimitsService, SenderLimits } from './limits.service.js';
 import { checkLinkPreviewAllowed } from './link-preview-rules.js';
 import { NotificationService } from './notification.service.js';
@@ -144,6 +145,12 @@ export class TransferService {
 
   private anonymousLimits: AnonymousLimits | null = null;
   private selling = false;
+  private customizer: TransferCustomizer | null = null;
+
+  /** Checks the spec §3 `customization` of new transfers (CustomizationService); without one it is refused. */
+  customizeWith(customizer: TransferCustomizer): void {
+    this.customizer = customizer;
+  }
 
   /** Files may be sold (a price on S2 transfers) only when the server takes cards (STRIPE or PAYPAL). */
   allowSelling(enabled: boolean): void {
@@ -211,6 +218,7 @@ export class TransferService {
     if (request.customLink !== undefined) checkCustomLink(request.customLink, actor);
     if (actor.memberSettings) checkMemberSettings(request, actor.memberSettings);
     this.checkNames(request.files, actor.memberSettings?.sendAllowedExtensions);
+    const customization = request.customization ? await this.customized(actor, request.customization) : null;
     const isS1 = request.type === 'S1';
     // A signed-in user sends as themselves unless they name another address.
     const senderEmail = request.senderEmail ?? actor.email ?? null;
@@ -327,6 +335,7 @@ export class TransferService {
       priceCurrency: request.price?.currency ?? null,
       ogTitle,
       ogDescription,
+      customization,
     };
     const who = actorName(actor);
     const events: NewTransferEvent[] = [
@@ -791,6 +800,20 @@ export class TransferService {
   ): Promise<Actor & { teamId: string | null; memberSettings: SenderLimits['memberSettings'] }> {
     const team = actor.userId && this.teamLimits ? await this.teamLimits.forSender(actor.userId) : null;
     return team ? { ...actor, ...team } : { ...actor, teamId: actor.userId, memberSettings: null };
+  }
+
+  private async customized(
+    actor: Actor & { teamId: string | null; memberSettings: SenderLimits['memberSettings'] },
+    input: NonNullable<TransferCreateRequest['customization']>,
+  ): Promise<Record<string, unknown>> {
+    if (!this.customizer)
+      throw new AppError('FORBIDDEN', 'Download pages cannot be customized here.', {
+        details: { field: 'customization' },
+      });
+    return this.customizer.check(
+      { userId: actor.userId, plan: actor.plan, teamId: actor.teamId, memberSettings: actor.memberSettings },
+      input,
+    );
   }
 
   private checkNames(files: TransferCreateRequest['files'], allowedExtensions?: readonly string[]): void {

@@ -90,6 +90,8 @@ const SAME_AS_ENGLISH: readonly string[] = [
   'Webhooks',
   'Widget',
   'Widgets',
+  // The word many languages took from English or share with it (de, fr, it, nl, pl, tr, …).
+  'Logo',
   'Token',
   'E-mail',
   'E-mails',

@@ -6,6 +6,7 @@ import { SiteFooter } from '../components/site-footer';
 import { SignBackInDialog } from '../features/auth/sign-back-in-dialog';
 import { UserMenu } from '../features/auth/user-menu';
 import { BillingNoticesSlot } from '../features/billing/billing-notices-slot';
+import { ThemeBackdrop, ThemeLogo } from '../features/customization/theme-backdrop';
 import { useRememberReturnPage } from '../features/dashboard/return-page';
 import { OwnHostGate, useLimitedLayout } from '../features/hosts/own-host-gate';
 import { ToastArea } from '../features/toasts/toast-area';
@@ -27,13 +28,14 @@ export function RootLayout() {
   const limited = useLimitedLayout();
   return (
     <div className="app">
+      <ThemeBackdrop />
       <a className="skip-link" href="#main">
         {t('common:skip_to_content')}
       </a>
       <MadeInBanner />
       <header className="app-header">
         <Link to="/" className="brand" aria-label={t('common:home_link', { product: PRODUCT_NAME })}>
-          <LogoMark className="brand-mark" />
+          <ThemeLogo fallback={<LogoMark className="brand-mark" />} />
           <span className="brand-name">{PRODUCT_NAME}</span>
         </Link>
         <div className="header-actions">

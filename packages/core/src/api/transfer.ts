@@ -6,6 +6,7 @@ import { TransferPrice } from './billing.js';
 import { FileId, TransferId, TransferRef } from './ids.js';
 import { TransferOpenGraph } from './link-preview.js';
 import { PreviewLinkDetails } from './previews.js';
+import { Theme, TransferCustomization, TransferCustomizationView } from './theme.js';
 
 /** Free text that is stored: PostgreSQL text cannot hold NUL, so it is refused up front (400, not 500). */
 const text = () => z.string().refine((v) => !v.includes('\u0000'), 'must not contain NUL characters');
@@ -108,6 +109,8 @@ export const TransferCreateRequest = z.object({
    * counts from this moment. At most the plan's validity ahead.
    */
   availableFrom: DateTime.optional(),
+  /** Spec §3 `customization`: this transfer's download page colours and wallpaper (paid plans). */
+  customization: TransferCustomization.optional(),
 });
 export type TransferCreateRequest = z.input<typeof TransferCreateRequest>;
 
@@ -267,6 +270,10 @@ export const DownloadInfo = z.object({
   price: TransferPrice.nullable(),
   /** Whether the `purchaseToken` given unlocks this transfer (always true for a free one). */
   purchased: z.boolean(),
+  /** The branding of the transfer's owner (their account's or team's theme); null: Ferry's own. */
+  theme: Theme.nullable().optional(),
+  /** This transfer's own colours and wallpaper, shown over `theme`. */
+  customization: TransferCustomizationView.nullable().optional(),
 });
 export type DownloadInfo = z.infer<typeof DownloadInfo>;
 

@@ -4,7 +4,7 @@ import { localePrefixOf } from './locales.js';
  * Spec §2 dashboard routes that the web app answers with a "coming soon" page until they are built (the menu
  * names them). Adding one of these pages to the router leaves this list unchanged but moves its entry there.
  */
-export const DASHBOARD_COMING_ROUTES = ['/dashboard/customization'] as const;
+export const DASHBOARD_COMING_ROUTES: readonly string[] = [];
 
 /**
  * Every page of the web app, as React Router path patterns (`:name` is one segment). The one route table:
@@ -57,6 +57,7 @@ export const WEB_ROUTES = [
   '/dashboard/admin/users',
   '/dashboard/admin/user-groups',
   '/dashboard/admin/api',
+  '/dashboard/customization',
   ...DASHBOARD_COMING_ROUTES,
   '/operator',
 ] as const;

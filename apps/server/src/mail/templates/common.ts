@@ -2,7 +2,7 @@ import { formatSize } from '@ferry/core';
 import type { TFunction } from 'i18next';
 import { fileLines, formatMailDate, formatMailDateTime, type MailFile } from './format.js';
 import { mailT, resolveMailLocale } from './i18n.js';
-import type { MailBlock, MailContent } from './layout.js';
+import type { MailBlock, MailBrand, MailContent } from './layout.js';
 
 /** Who a mail is for and how to write to them. */
 export interface MailContext {
@@ -12,6 +12,8 @@ export interface MailContext {
   productName: string;
   /** IANA time zone for dates; UTC when unknown. */
   timeZone?: string;
+  /** The header image and colours of the account or team the mail is about (its customization). */
+  brand?: MailBrand | null;
 }
 
 /**
@@ -81,6 +83,7 @@ export function mailKit(ctx: MailContext): MailKit {
       language,
       colon: t('colon'),
       product,
+      ...(ctx.brand ? { brand: ctx.brand } : {}),
       footer: [why, t('footer', { year: new Date().getFullYear(), product })],
     }),
   };

@@ -39,6 +39,16 @@ export type MailBlock =
   | { kind: 'button'; label: string; url: string; copyHint: string }
   | { kind: 'code'; code: string };
 
+/** An account's or team's look in its mails (its customization): a header image and two colours. */
+export interface MailBrand {
+  /** An absolute http(s) URL of the header image (Ferry serves it as PNG), or null. */
+  headerImageUrl: string | null;
+  /** The band above the mail. */
+  backgroundColor: string;
+  /** Buttons and links (readable as text on white and under white text: the theme rule checks it). */
+  actionColor: string;
+}
+
 export interface MailContent {
   language: string;
   /** ": " or, in French, " : ". */
@@ -52,6 +62,7 @@ export interface MailContent {
   /** Small print: why this mail came. */
   footer: string[];
   unsubscribe?: { label: string; url: string };
+  brand?: MailBrand;
 }
 
 const BRAND = '#4052B5';
@@ -124,7 +135,7 @@ function withLineBreaks(text: string): ReactNode[] {
     .flatMap((line, i) => (i === 0 ? [line] : [h('br', { key: `b${i}` }), line]));
 }
 
-function htmlBlock(block: MailBlock, key: number, colon: string, rtl: boolean): ReactNode {
+function htmlBlock(block: MailBlock, key: number, colon: string, rtl: boolean, action: string): ReactNode {
   const start = rtl ? 'right' : 'left';
   switch (block.kind) {
     case 'paragraph':
@@ -188,13 +199,13 @@ function htmlBlock(block: MailBlock, key: number, colon: string, rtl: boolean): 
       return h(
         Section,
         { key, style: { margin: '8px 0 24px', textAlign: 'center' } },
-        h(Button, { href: url, style: s.button }, block.label),
+        h(Button, { href: url, style: { ...s.button, backgroundColor: action } }, block.label),
         h(Text, { style: { ...s.footer, margin: '20px 0 4px', textAlign: start } }, block.copyHint),
         // The address itself reads left to right in every language.
         h(
           Text,
           { style: { margin: 0, textAlign: start }, dir: 'ltr' },
-          h(Link, { href: url, style: s.link }, url),
+          h(Link, { href: url, style: { ...s.link, color: action } }, url),
         ),
       );
     }
@@ -240,8 +251,37 @@ function textPart(mail: MailContent): string {
   return `${parts.join('\n\n')}\n`;
 }
 
+/** The top of the mail: the owner's header image on their colour, or the product's name as a text logo. */
+function header(mail: MailContent): ReactNode {
+  const brand = mail.brand;
+  if (!brand?.headerImageUrl)
+    return h(
+      Text,
+      { style: { ...s.logo, ...(brand ? { color: brand.backgroundColor } : {}) } },
+      mail.product,
+    );
+  return h(
+    Section,
+    {
+      style: {
+        backgroundColor: brand.backgroundColor,
+        borderRadius: '6px',
+        margin: '0 0 24px',
+        padding: '12px',
+      },
+    },
+    h('img', {
+      src: safeUrl(brand.headerImageUrl),
+      alt: mail.product,
+      width: '100%',
+      style: { display: 'block', maxWidth: '100%', height: 'auto', border: 0 },
+    }),
+  );
+}
+
 function document(mail: MailContent): ReactNode {
   const rtl = isRtlMailLanguage(mail.language);
+  const action = mail.brand?.actionColor ?? ACTION;
   return h(
     Html,
     { lang: mailLanguageTag(mail.language), dir: rtl ? 'rtl' : 'ltr' },
@@ -253,10 +293,10 @@ function document(mail: MailContent): ReactNode {
       h(
         Container,
         { style: s.container },
-        // A text logo: nothing to download before the mail reads right.
-        h(Text, { style: s.logo }, mail.product),
+        // A text logo (nothing to download before the mail reads right), or the owner's header image.
+        header(mail),
         h(Heading, { as: 'h1', style: s.heading }, mail.heading),
-        ...mail.blocks.map((block, i) => htmlBlock(block, i, mail.colon, rtl)),
+        ...mail.blocks.map((block, i) => htmlBlock(block, i, mail.colon, rtl, action)),
         h(Hr, { style: { borderColor: '#eceef3', margin: '24px 0 16px' } }),
         ...mail.footer.map((line, i) => h(Text, { key: `f${i}`, style: s.footer }, line)),
         mail.unsubscribe

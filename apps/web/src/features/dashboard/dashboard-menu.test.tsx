@@ -66,7 +66,7 @@ describe('dashboard menu (spec §2, §6)', () => {
       'Settings',
       'Address book',
       'Contact groups',
-      'CustomizationSoon',
+      'Customization',
       'Inboxes',
       'API',
     ]);
@@ -84,7 +84,7 @@ describe('dashboard menu (spec §2, §6)', () => {
     for (const link of links) expect(DASHBOARD_PAGES.has(link.getAttribute('href') ?? '')).toBe(true);
     expect(byTestId(root, 'menu-transfers').getAttribute('href')).toBe('/dashboard/transfers');
     expect(byTestId(root, 'menu-address_book').getAttribute('href')).toBe('/dashboard/address-book');
-    expect(byTestId(root, 'menu-customization').tagName).toBe('SPAN');
+    expect(byTestId(root, 'menu-customization').getAttribute('href')).toBe('/dashboard/customization');
   });
 
   it.each([

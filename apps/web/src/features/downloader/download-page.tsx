@@ -10,6 +10,8 @@ import { PRODUCT_NAME } from '../../lib/config';
 import { formatDateTime, formatSize } from '../../lib/format';
 import { openThroughHiddenLink } from '../../lib/hidden-download';
 import { getDownloadInfo, getDownloadLink } from '../../lib/transfer-api';
+import { usePageThemeLayers } from '../customization/theme-context';
+import { downloadLayers } from '../customization/theme-layers';
 import { useToast } from '../toasts/toast-context';
 import { downloadErrorRoute, downloadNoticeKey, needsPassword } from './download-errors';
 import { DownloadFileList } from './download-file-list';
@@ -288,6 +290,8 @@ export function DownloadPage() {
       return scanning ? SCAN_POLL_MS : false;
     },
   });
+  // The sender's branding (their theme, this transfer's colours and wallpaper) while the page is shown.
+  usePageThemeLayers(downloadLayers(info.data));
 
   const route = info.error ? downloadErrorRoute(info.error) : null;
   useEffect(() => {

@@ -53,13 +53,22 @@ export interface CreateRequestOptions {
   settings?: FormSettings;
   /** A paying plan: the custom link typed is sent (others are never offered one). */
   paying?: boolean;
+  /** The sender may customize the download page (a paid plan; a member whose manager allows it). */
+  customizable?: boolean;
 }
 
 /** The POST /transfer/transfers body for the chosen files and options. */
 export function buildCreateRequest(
   state: UploaderState,
   type: UploadType,
-  { locale, senderVerificationToken, timeZone, settings = OPEN_FORM_SETTINGS, paying }: CreateRequestOptions,
+  {
+    locale,
+    senderVerificationToken,
+    timeZone,
+    settings = OPEN_FORM_SETTINGS,
+    paying,
+    customizable = false,
+  }: CreateRequestOptions,
 ): TransferCreateRequest {
   const form = effectiveForm(state, settings);
   const customLink = paying ? optional(form.customLink) : undefined;
@@ -92,10 +101,21 @@ export function buildCreateRequest(
     ...(timeZone ? { timeZone } : {}),
     ...(customLink ? { customLink } : {}),
     ...(opens ? { availableFrom: opens.toISOString() } : {}),
+    ...(customizable && form.pageCustomized ? pageCustomization(form) : {}),
     files: state.files.map((f) => ({
       name: f.name,
       size: f.size,
       ...(f.relativePath ? { relativePath: f.relativePath } : {}),
     })),
   };
+}
+
+/** The spec §3 `customization` of the form: only what the sender set. */
+export function pageCustomization(form: TransferForm): Pick<TransferCreateRequest, 'customization'> {
+  const customization: NonNullable<TransferCreateRequest['customization']> = {};
+  if (form.pageBackgroundColor) customization.backgroundColor = form.pageBackgroundColor;
+  if (form.pageActionColor) customization.actionColor = form.pageActionColor;
+  if (form.pageStartColor) customization.startbtnColor = form.pageStartColor;
+  if (form.pageWallpaperURL) customization.wallpaperURL = form.pageWallpaperURL;
+  return Object.keys(customization).length > 0 ? { customization } : {};
 }

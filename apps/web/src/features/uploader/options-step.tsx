@@ -5,6 +5,7 @@ import { EyeIcon, EyeOffIcon } from '../../components/icons';
 import { formatDate } from '../../lib/format';
 import { fromLocalInput } from '../../lib/local-datetime';
 import { NotificationSwitches } from './notification-switches';
+import { PageCustomization } from './page-customization';
 import { RecipientsInput } from './recipients-input';
 import { SenderFields } from './sender-fields';
 import {
@@ -34,6 +35,13 @@ interface OptionsStepProps {
   paying?: boolean;
   /** The custom link the server refused as taken, shown under the field while it is still the one typed. */
   takenLink?: string | null;
+  /** Offered to paying senders allowed to customize (spec §3 `customization`); null: not offered. */
+  customization?: {
+    wallpapers: readonly string[];
+    themeColors: { backgroundColor: string; actionColor: string; startbtnColor: string };
+  } | null;
+  /** The account's label for the recipients field (its theme's uploader.recipientLabel). */
+  recipientLabel?: string | null;
 }
 
 /** Problems that keep the Transfer button disabled: each is already shown next to its field. */
@@ -83,6 +91,8 @@ export function OptionsStep({
   busy,
   paying = false,
   takenLink = null,
+  customization = null,
+  recipientLabel = null,
 }: OptionsStepProps) {
   const { t, i18n } = useTranslation();
   const id = useId();
@@ -127,6 +137,7 @@ export function OptionsStep({
             draft={form.recipientsDraft}
             max={limits.recipients}
             missing={attempted}
+            label={recipientLabel ?? undefined}
             onChange={(recipients, draft) => dispatch({ type: 'setRecipients', recipients, draft })}
           />
           {sender}
@@ -267,6 +278,15 @@ export function OptionsStep({
           />
           <span>{t('uploader:field_allow_preview')}</span>
         </label>
+      )}
+
+      {customization && (
+        <PageCustomization
+          form={form}
+          set={set}
+          wallpapers={customization.wallpapers}
+          themeColors={customization.themeColors}
+        />
       )}
 
       <NotificationSwitches type={type} form={form} settings={settings} set={set} />

@@ -1,4 +1,4 @@
-import { isPayingPlan, type TransferSummary } from '@ferry/core';
+import { DEFAULT_THEME_COLORS, isPayingPlan, type TransferSummary } from '@ferry/core';
 import { type ReactNode, useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
@@ -6,6 +6,7 @@ import { useDescribeError } from '../../hooks/use-describe-error';
 import { ApiError } from '../../lib/api';
 import { PRODUCT_NAME } from '../../lib/config';
 import { useAuth } from '../auth/auth-context';
+import { useTheme } from '../customization/theme-context';
 import { InboxPanel } from '../receive/inbox-panel';
 import { useToast } from '../toasts/toast-context';
 import type { IncomingFile, WalkResult } from './collect-files';
@@ -42,6 +43,13 @@ export function UploaderPage({ aside }: { aside?: ReactNode } = {}) {
   // Limits, settings and templates of the signed-in user (spec §4); plan NONE and defaults for anonymous.
   const setup = useUploaderSetup();
   const { limits, settings } = setup;
+  // The account's or team's theme: the uploader's title and recipients label, and what a transfer may customize.
+  const { theme } = useTheme();
+  const auth = useAuth();
+  const customizable =
+    auth.user !== null &&
+    isPayingPlan(auth.state.planType) &&
+    (auth.state.managerId === null || setup.settings.allowCustomization);
   const type = transferTypeFromHash(hash, setup.available, setup.defaultType);
   const toast = useToast();
   const describe = useDescribeError();
@@ -54,8 +62,7 @@ export function UploaderPage({ aside }: { aside?: ReactNode } = {}) {
   }, [setup.defaults]);
   const [summary, setSummary] = useState<TransferSummary | null>(null);
   const [takenLink, setTakenLink] = useState<string | null>(null);
-  const { state: auth } = useAuth();
-  const paying = auth.user !== null && isPayingPlan(auth.planType);
+  const paying = auth.user !== null && isPayingPlan(auth.state.planType);
   const resumable = usePendingTransfer();
   const current = useSending();
   const { sending } = current;
@@ -158,6 +165,7 @@ export function UploaderPage({ aside }: { aside?: ReactNode } = {}) {
       timeZone: browserTimeZone(),
       settings,
       paying,
+      customizable,
     });
     const result = await flow.start(request, state.files);
     if (result.ok) {
@@ -229,7 +237,7 @@ export function UploaderPage({ aside }: { aside?: ReactNode } = {}) {
     <div className="uploader-layout">
       <title>{t('uploader:page_title', { product: PRODUCT_NAME })}</title>
       <div className="title-area">
-        <h1 className="welcome-title">{t('uploader:welcome_title')}</h1>
+        <h1 className="welcome-title">{theme?.uploader.subject ?? t('uploader:welcome_title')}</h1>
         <p className="welcome-subtitle">{t('uploader:welcome_subtitle', { product: PRODUCT_NAME })}</p>
       </div>
       <section
@@ -299,6 +307,19 @@ export function UploaderPage({ aside }: { aside?: ReactNode } = {}) {
             busy={flow.creating}
             paying={paying}
             takenLink={takenLink}
+            recipientLabel={theme?.uploader.recipientLabel ?? null}
+            customization={
+              customizable
+                ? {
+                    wallpapers: theme?.customization.wallpaperURLs ?? [],
+                    themeColors: {
+                      backgroundColor: theme?.backgroundColor ?? DEFAULT_THEME_COLORS.backgroundColor,
+                      actionColor: theme?.actionColor ?? DEFAULT_THEME_COLORS.actionColor,
+                      startbtnColor: theme?.startbtnColor ?? DEFAULT_THEME_COLORS.startbtnColor,
+                    },
+                  }
+                : null
+            }
           />
         )}
         {step === 3 && (

@@ -43,6 +43,13 @@ export interface TransferForm {
   expiryReminder: boolean;
   /** S2: downloaders must give their e-mail address first. */
   forceEmailWhenDownloadS2: boolean;
+  /** Spec §3 `customization` (paid plans): this transfer's download page gets the colours and wallpaper below. */
+  pageCustomized: boolean;
+  /** Hex colours ('' keeps the account theme's) and one of the account's wallpapers ('' for none). */
+  pageBackgroundColor: string;
+  pageActionColor: string;
+  pageStartColor: string;
+  pageWallpaperURL: string;
 }
 
 /** Fields set with `setField`: the recipients have their own action. */
@@ -120,6 +127,11 @@ export function defaultForm(
     senderName: '',
     customLink: '',
     availableFrom: '',
+    pageCustomized: false,
+    pageBackgroundColor: '',
+    pageActionColor: '',
+    pageStartColor: '',
+    pageWallpaperURL: '',
   };
 }
 
