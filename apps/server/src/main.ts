@@ -831,8 +831,8 @@ export async function createFerry(
       new PgLinkPreviewRepository(database.db),
       new DashboardAccess(repo, accounts),
       (userId) => limits.planOf(userId),
-      // Account logos are their own feature: until it is wired here every preview shows the default image.
-      async () => null,
+      // The sender's account or team logo, when its theme has one (customization, made below).
+      (ownerId) => customization.logoUrlOf(ownerId),
     );
     notifications.linkHostsWith((host) => hostOriginOf(config, host, appServer));
     // Themes: the host → owner lookup is the host directory's alone.

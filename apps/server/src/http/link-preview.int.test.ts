@@ -168,6 +168,39 @@ describe('the head of a download page', () => {
     expect(meta['twitter:title']).toBe(HOSTILE);
   });
 
+  it("shows the sender's logo when their theme has one", async () => {
+    const logo = await as(premium, `/api/user/users/${premium.uid}/customization/assets?kind=logo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: await sharp({ create: { width: 80, height: 80, channels: 3, background: '#225588' } })
+        .png()
+        .toBuffer(),
+    });
+    expect(logo.status, JSON.stringify(logo.body)).toBe(201);
+    const saved = await as(premium, `/api/user/users/${premium.uid}/customization`, {
+      method: 'PUT',
+      json: { logoURL: logo.body.url },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const created = await as(premium, '/api/transfer/transfers', {
+      method: 'POST',
+      json: { name: 'Branded', files: [{ name: 'p.txt', size: 3 }] },
+    });
+    const sent = await completeOne(created.body);
+    const meta = metaOf((await crawl(`/dl/${sent}`)).html);
+    expect(meta['og:image']).toBe(`${ORIGIN}${logo.body.url}`);
+    expect(meta['twitter:image']).toBe(`${ORIGIN}${logo.body.url}`);
+    // Another sender's page keeps the default picture.
+    const plain = metaOf(
+      (await crawl(`/dl/${(await sendTransfer(ferry.baseUrl, [small('x.txt')])).transferId}`)).html,
+    );
+    expect(plain['og:image']).toMatch(/\/site\/og-image\.[0-9a-f]{12}\.png$/);
+    await as(premium, `/api/user/users/${premium.uid}/customization`, {
+      method: 'PUT',
+      json: { logoURL: null },
+    });
+  });
+
   describe('says nothing of a transfer it may not show', () => {
     const generic = (html: string, secrets: string[]) => {
       const meta = metaOf(html);

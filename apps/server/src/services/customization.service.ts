@@ -306,6 +306,13 @@ export class CustomizationService implements TransferCustomizer {
     };
   }
 
+  /** The absolute address of the logo of an owner's applied theme (a download page's link preview), or null. */
+  async logoUrlOf(ownerId: string): Promise<string | null> {
+    const teamId = await this.teamOf(ownerId);
+    const stored = teamId ? await this.appliedTheme(teamId) : null;
+    return stored?.logoURL ? `${this.options.publicOrigin()}${stored.logoURL}` : null;
+  }
+
   private async teamOf(userId: string): Promise<string | null> {
     const user = await this.accounts.user(userId);
     return user ? (user.managerId ?? user.id) : null;
