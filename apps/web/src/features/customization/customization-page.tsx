@@ -13,6 +13,7 @@ import {
 } from '../../lib/theme-api';
 import { useAuth } from '../auth/auth-context';
 import { PageFrame } from '../dashboard/page-frame';
+import { DomainsPanel } from '../domains/domains-panel';
 import { useToast } from '../toasts/toast-context';
 import { AssetUpload } from './asset-upload';
 import { ColorField } from './color-field';
@@ -332,12 +333,6 @@ function CustomizationEditor({ uid, data }: { uid: string; data: OwnerCustomizat
           <p className="field-hint">{t('account:customization.mail_hint')}</p>
           {single('mailHeader', 'mailHeaderURL', t('account:customization.mail_header_alt'))}
         </fieldset>
-        {data.theme.subdomainsEnabled && (
-          // The subdomain and custom-domain panel goes here.
-          <section className="panel customization-section" data-testid="customization-address">
-            <h2 className="section-title">{t('account:customization.section_address')}</h2>
-          </section>
-        )}
         {error && (
           <div className="notice notice-error" role="alert" data-testid="customization-error">
             <p>{error}</p>
@@ -356,6 +351,12 @@ function CustomizationEditor({ uid, data }: { uid: string; data: OwnerCustomizat
           </div>
         )}
       </form>
+      {data.theme.subdomainsEnabled && editable && (
+        // Its own forms: outside the theme's form.
+        <div className="panel customization-section" data-testid="customization-address">
+          <DomainsPanel ownerId={uid} />
+        </div>
+      )}
     </div>
   );
 }
