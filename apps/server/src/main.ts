@@ -852,6 +852,7 @@ export async function createFerry(
     );
     transfers.customizeWith(customization);
     downloads.brandWith((transferId) => customization.brandOf(transferId));
+    receive.brandWith((ownerId) => customization.receiveThemeOf(ownerId));
     notifications.brandMails((ownerId) => customization.mailBrandOf(ownerId));
     const app = await buildApp({
       ...hosts,

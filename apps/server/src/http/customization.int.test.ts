@@ -113,6 +113,37 @@ describe('GET /api/theme', () => {
   });
 });
 
+describe("the owner's theme on request and inbox pages", () => {
+  it('fills the colours a request or inbox does not set itself', async () => {
+    expect(
+      (await put(manager, manager.uid, { backgroundColor: '#37474F', actionColor: '#1A237E' })).status,
+    ).toBe(200);
+    const inbox = async (who: Account, slug: string, customization?: Record<string, string>) => {
+      const res = await api(ferry.baseUrl, '/api/receive/inboxes', {
+        method: 'POST',
+        headers: who.bearer,
+        json: { slug, title: 'Drop here', ...(customization ? { customization } : {}) },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return (await api(ferry.baseUrl, `/api/receive/points/inbox/${slug}`)).body.theme;
+    };
+    const tag = `${process.pid}`;
+    expect(await inbox(manager, `team-plain-${tag}`)).toMatchObject({
+      backgroundColor: '#37474F',
+      actionColor: '#1A237E',
+      startbtnColor: DEFAULTS.startbtnColor,
+    });
+    // The inbox's own colour comes first.
+    expect(
+      (await inbox(manager, `team-own-${tag}`, { backgroundColor: '#004D40' })).backgroundColor.toUpperCase(),
+    ).toBe('#004D40');
+    // Someone else's inbox keeps Ferry's colours.
+    expect((await inbox(stranger, `other-${tag}`)).backgroundColor.toUpperCase()).toBe(
+      DEFAULTS.backgroundColor,
+    );
+  });
+});
+
 describe('PUT /api/user/users/{uid}/customization', () => {
   it('saves for the account itself (or a team manager) and answers the saved theme', async () => {
     const res = await put(manager, manager.uid, {

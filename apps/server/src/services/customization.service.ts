@@ -6,6 +6,7 @@ import {
   MAX_WALLPAPERS,
   type OwnerCustomization,
   type PlanType,
+  type ReceiveTheme,
   THEME_ASSET_PATH,
   type Theme,
   type ThemeAsset,
@@ -303,6 +304,18 @@ export class CustomizationService implements TransferCustomizer {
       headerImageUrl: stored.mailHeaderURL ? `${this.options.publicOrigin()}${stored.mailHeaderURL}` : null,
       backgroundColor: stored.backgroundColor ?? DEFAULT_THEME_COLORS.backgroundColor,
       actionColor: stored.actionColor ?? DEFAULT_THEME_COLORS.actionColor,
+    };
+  }
+
+  /** The colours of an owner's applied theme, for their request, inbox and widget pages; null without a theme. */
+  async receiveThemeOf(ownerId: string): Promise<ReceiveTheme | null> {
+    const teamId = await this.teamOf(ownerId);
+    const stored = teamId ? await this.appliedTheme(teamId) : null;
+    if (!stored) return null;
+    return {
+      backgroundColor: stored.backgroundColor ?? null,
+      actionColor: stored.actionColor ?? null,
+      startbtnColor: stored.startbtnColor ?? null,
     };
   }
 

@@ -4,6 +4,7 @@ import {
   type ReceiveLinkMode,
   type ReceivePointPublic,
   type ReceiveTarget,
+  type ReceiveTheme,
   type UploaderFields,
 } from '@ferry/core';
 import type { PgAccountRepository } from '../db/account.repository.js';
@@ -84,9 +85,12 @@ export class ReceivePoints {
     }
   }
 
-  /** What the upload page shows (no secrets). */
-  publicView(point: ResolvedPoint): ReceivePointPublic {
-    const theme = point.request
+  /**
+   * What the upload page shows (no secrets). Its colours: the widget's, then the request's or inbox's own, then
+   * the owner's account or team theme (`ownerTheme`), then the defaults.
+   */
+  publicView(point: ResolvedPoint, ownerTheme: ReceiveTheme | null = null): ReceivePointPublic {
+    const own = point.request
       ? storedTheme(undefined, point.request.customization)
       : point.widget
         ? mergeThemes(
@@ -94,6 +98,7 @@ export class ReceivePoints {
             storedTheme(undefined, point.inbox!.customization),
           )
         : storedTheme(undefined, point.inbox!.customization);
+    const theme = ownerTheme ? mergeThemes(own, ownerTheme) : own;
     return {
       kind: point.kind,
       id: point.request ? point.request.id : point.inbox!.slug,

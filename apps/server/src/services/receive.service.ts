@@ -9,6 +9,7 @@ import {
   type ReceivePointPublic,
   type ReceiveReceipt,
   type ReceiveTarget,
+  type ReceiveTheme,
   ReceiveUploadCreate,
   type ReceiveUploadCreateResponse,
 } from '@ferry/core';
@@ -97,7 +98,16 @@ export class ReceiveService {
   /** What an upload page (request, inbox, widget, /push) shows; rate limited per client. */
   async point(target: ReceiveTarget, ctx: ReceiveContext): Promise<ReceivePointPublic> {
     await this.hit(`rcv-look:${ctx.ip}`, this.settings.limits.lookups);
-    return this.points.publicView(await this.points.resolve(target));
+    const point = await this.points.resolve(target);
+    const ownerTheme = this.ownerTheme ? await this.ownerTheme(point.owner.user.id) : null;
+    return this.points.publicView(point, ownerTheme);
+  }
+
+  private ownerTheme: ((ownerId: string) => Promise<ReceiveTheme | null>) | null = null;
+
+  /** The colours of the owner's account or team theme, under a request's, inbox's or widget's own (customization). */
+  brandWith(ownerTheme: (ownerId: string) => Promise<ReceiveTheme | null>): void {
+    this.ownerTheme = ownerTheme;
   }
 
   async checkPassword(input: ReceiveCheckPasswordRequest, ctx: ReceiveContext): Promise<void> {
