@@ -215,6 +215,56 @@ describe('hosts matched against the table', () => {
   });
 });
 
+describe('themes by host', () => {
+  it("answers each owner's theme on its own host only; the theme's subdomainName claims through the same table", async () => {
+    // The Theme's own field claims the name (PUT …/customization), as the domains API does.
+    const saved = await at(BASE, `/api/user/users/${manager.uid}/customization`, {
+      method: 'PUT',
+      headers: manager.bearer,
+      json: { subdomainName: 'acme', backgroundColor: '#263238' },
+    });
+    expect([saved.status, saved.body.subdomainName], JSON.stringify(saved.body)).toEqual([200, 'acme']);
+    expect((await claim(other, 'bravo')).status).toBe(200);
+    expect(
+      (
+        await at(BASE, `/api/user/users/${other.uid}/customization`, {
+          method: 'PUT',
+          headers: other.bearer,
+          json: { backgroundColor: '#4A148C' },
+        })
+      ).status,
+    ).toBe(200);
+    // Taken by the manager: refused to another owner through the Theme as well.
+    const taken = await at(BASE, `/api/user/users/${other.uid}/customization`, {
+      method: 'PUT',
+      headers: other.bearer,
+      json: { subdomainName: 'acme' },
+    });
+    expect([taken.status, taken.body.codes]).toEqual([409, ['HOST_TAKEN']]);
+
+    const theme = async (host: string, headers: Record<string, string> = {}) =>
+      (await at(host, '/api/theme', { headers })).body;
+    expect(await theme(`acme.${BASE}`)).toMatchObject({
+      subdomainName: 'acme',
+      domain: `acme.${BASE}`,
+      backgroundColor: '#263238',
+    });
+    expect(await theme(`bravo.${BASE}`)).toMatchObject({
+      domain: `bravo.${BASE}`,
+      backgroundColor: '#4A148C',
+    });
+    // Signed in as the other owner on acme's host: still acme's theme, never theirs.
+    expect((await theme(`acme.${BASE}`, other.bearer)).backgroundColor).toBe('#263238');
+    // An unclaimed name, or a host outside Ferry's table, is the main host: no one's theme.
+    for (const host of [`nobody.${BASE}`, 'evil.example'])
+      expect(await theme(host)).toMatchObject({
+        domain: null,
+        subdomainName: null,
+        backgroundColor: '#4052B5',
+      });
+  });
+});
+
 describe('custom domains', () => {
   const domains = (who: Account) => `/api/user/users/${who.uid}/domains`;
   const add = (who: Account, domain: string) =>
