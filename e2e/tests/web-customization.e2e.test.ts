@@ -218,5 +218,39 @@ describe('a team theme, in Chromium', () => {
     await shot(visitor, 'download-page');
     await visitor.setViewportSize({ width: 375, height: 800 });
     expect(await scrollWidth(visitor), (await overflowing(visitor)).join('\n')).toBeLessThanOrEqual(375);
+
+    // Maria's upload inbox, which sets no colours of its own, wears the team's.
+    const slug = `maria-${process.pid}`;
+    const created = await manager.evaluate(
+      async (body) =>
+        (
+          await fetch('/api/receive/inboxes', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify(body),
+          })
+        ).status,
+      { slug, title: 'Files for Maria' },
+    );
+    expect(created).toBe(201);
+    await visitor.setViewportSize({ width: 1280, height: 900 });
+    await visitor.goto(`${server.url}/i/${slug}`);
+    const frame = visitor.getByTestId('limited-layout');
+    await frame.waitFor({ timeout: 30_000 });
+    await visitor.waitForFunction(
+      (expected) =>
+        getComputedStyle(document.querySelector('[data-testid="limited-layout"]')!)
+          .getPropertyValue('--color-primary')
+          .trim()
+          .toLowerCase() === expected,
+      BACKGROUND.toLowerCase(),
+      { timeout: 15_000 },
+    );
+    expect(
+      await frame.evaluate((el) =>
+        getComputedStyle(el).getPropertyValue('--color-start').trim().toLowerCase(),
+      ),
+    ).toBe(START.toLowerCase());
+    await shot(visitor, 'inbox-page');
   });
 });
