@@ -35,6 +35,8 @@ export interface TransferListRow {
   id: string;
   ownerId: string | null;
   type: TransferType;
+  /** The sender's custom link (`/dl/{customLink}`), null: none. */
+  customLink: string | null;
   status: TransferStatus;
   name: string | null;
   createdAt: Date;
@@ -139,7 +141,7 @@ export class DashboardRepository {
     const after = filter.after
       ? sql`AND (${sort.expr}, t.id) ${sql.raw(filter.dir === 'asc' ? '>' : '<')} (${sort.read(filter.after.key)}, ${filter.after.id})`
       : sql``;
-    const columns = sql`t.id, t.owner_id AS "ownerId", t.type, t.status, t.name, t.created_at AS "createdAt", t.expires_at AS "expiresAt",
+    const columns = sql`t.id, t.owner_id AS "ownerId", t.type, t.custom_link AS "customLink", t.status, t.name, t.created_at AS "createdAt", t.expires_at AS "expiresAt",
       t.total_size AS "totalSize", t.file_count AS "fileCount", t.download_count AS "downloadCount",
       t.password_hash IS NOT NULL AS "passwordProtected", t.sender_email AS "senderEmail",
       (t.type <> 'S3' OR EXISTS (SELECT 1 FROM transfer_events ev WHERE ev.transfer_id = t.id
@@ -167,6 +169,7 @@ export class DashboardRepository {
       id: r.id,
       ownerId: r.ownerId,
       type: r.type,
+      customLink: r.customLink ?? null,
       status: r.status,
       name: r.name,
       createdAt: new Date(r.createdAt),

@@ -77,6 +77,10 @@ describe('custom links', () => {
     expect(stored[0]!.custom_link).toBe(slug);
     const detail = await as(paying, `/api/transfer/transfers/${t.transferId}/detail`);
     expect(detail.body).toMatchObject({ customLink: slug, link: `https://ferry.example/dl/${slug}` });
+    // The dashboard's list links it the same way.
+    const list = await as(paying, '/api/transfer/transfers?limit=50');
+    const item = list.body.items.find((i: { id: string }) => i.id === t.transferId);
+    expect(item?.link).toBe(`https://ferry.example/dl/${slug}`);
   });
 
   it('are accepted as transferId by info, link and thumbnail-links, in any case, with the same counting', async () => {

@@ -74,10 +74,10 @@ export class DashboardService {
         ...listItemOf(
           r,
           r.direction === 'sent' // the sender's own link (for S1, the one their mails carry)
-            ? this.notifications.senderLink({ id: r.id, type: r.type }, ctx.origin)
+            ? this.notifications.senderLink(r, ctx.origin)
             : r.type === 'S3' // received S3 transfers are the user's own
-              ? downloadLink(ctx.origin, r.id)
-              : `${downloadLink(ctx.origin, r.id)}?userSecret=${this.notifications.recipientSecret(r.id, user.email)}`,
+              ? downloadLink(ctx.origin, r.id, r.customLink)
+              : `${downloadLink(ctx.origin, r.id, r.customLink)}?userSecret=${this.notifications.recipientSecret(r.id, user.email)}`,
           now,
         ),
         ...(files ? { files: files.get(r.id) ?? [] } : {}),
