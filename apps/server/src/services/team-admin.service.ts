@@ -106,7 +106,7 @@ export class TeamAdminService {
     const now = this.now().getTime();
     return {
       items: page.map((r) => ({
-        ...listItemOf(r, this.links.senderLink({ id: r.id, type: r.type }, ctx.origin), now),
+        ...listItemOf(r, this.links.senderLink(r, ctx.origin), now),
         // A team's transfers are all sent ones: their download count is always shown.
         downloadCount: r.downloadCount,
         ownerUid: r.ownerId ?? '',
