@@ -140,8 +140,9 @@ export const TransferCreateResponse = z.object({
   status: z.enum(TRANSFER_STATUSES),
   link: z.string(),
   expiresAt: z.string(),
-  customLink: z.string().nullable(),
-  availableFrom: z.string().nullable(),
+  /** Absent from servers before custom links and availability windows: read as null. */
+  customLink: z.string().nullable().default(null),
+  availableFrom: z.string().nullable().default(null),
   /** Secret that authorises uploads into this transfer (header `X-Upload-Token`); shown once. */
   uploadToken: z.string(),
   /** tus endpoint to create each file's upload at (metadata `transferId`, `fileId`). */
@@ -197,10 +198,10 @@ export const TransferSummary = z.object({
   status: z.enum(TRANSFER_STATUSES),
   name: z.string().nullable(),
   link: z.string(),
-  /** The transfer's custom link (`/dl/{customLink}`), null when it has none. */
-  customLink: z.string().nullable(),
+  /** The transfer's custom link (`/dl/{customLink}`), null when it has none (or the server predates them). */
+  customLink: z.string().nullable().default(null),
   /** When the transfer opens (ISO 8601); null: as soon as its files arrived. */
-  availableFrom: z.string().nullable(),
+  availableFrom: z.string().nullable().default(null),
   expiresAt: z.string(),
   totalSize: z.number().int(),
   files: z.array(TransferFile),
