@@ -243,9 +243,11 @@ describe('two Ferry instances sharing PostgreSQL, S3 and Redis', () => {
     // One row per scheduled job, however many instances scheduled it.
     const schedules = await db.query<{ name: string }>('SELECT name FROM pgboss.schedule ORDER BY name');
     expect(schedules.map((r) => r.name)).toEqual([
+      'maintenance.hosts-recheck',
       'maintenance.purge-security-log',
       'maintenance.sweep-unfinished',
       'maintenance.tick',
+      'transfers.availability-sweep',
       'webhooks.deliver',
     ]);
     // Abandoned uploads for the sweep to find: each must be removed once, by whichever instance works the job.
