@@ -67,7 +67,7 @@ import type { CustomizationService } from './services/customization.service.js';
 import type { DomainsService } from './services/domains.service.js';
 import type { DownloadService } from './services/download.service.js';
 import type { HostHandoffService } from './services/host-handoff.service.js';
-import type { HostDirectory } from './services/host-ports.js';
+import { belongsToHost, type HostDirectory } from './services/host-ports.js';
 import type { InboxService } from './services/inbox.service.js';
 import type { InvoiceService } from './services/invoice.service.js';
 import type { LimitsService } from './services/limits.service.js';
@@ -325,7 +325,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // A transfer or request made on an owner's verified host keeps that host: its links and mails use it.
   const linkOrigin = (request?: FastifyRequest) =>
     request?.servedHost ? hostOriginOf(config, request.servedHost.host, app.server) : publicOrigin();
-  await app.register(transferRoutes(deps.transfers, deps.notifications, linkOrigin));
+  // …when its sender belongs to the host's owner; anyone else's transfer goes out on the main host.
+  const senderOrigin = (request?: FastifyRequest) =>
+    request && belongsToHost(request.servedHost, request.auth?.user) ? linkOrigin(request) : publicOrigin();
+  await app.register(transferRoutes(deps.transfers, deps.notifications, senderOrigin));
   await app.register(dashboardRoutes(deps.dashboard, publicOrigin));
   await app.register(linkPreviewRoutes(deps.linkPreviews));
   await app.register(downloadRoutes(deps.downloads, callerOrigin, deps.metrics));

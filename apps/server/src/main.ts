@@ -591,6 +591,7 @@ export async function createFerry(
           passwords: { attempts: config.passwordAttempts, windowSeconds: config.passwordWindowSeconds },
         },
         publicOrigin,
+        hostOrigin: (host) => hostOriginOf(config, host, appServer),
       },
     );
     const receiveRequests = new ReceiveRequestService(

@@ -353,10 +353,10 @@ describe('links of transfers made on an own host', () => {
   it('mails the recipients links at the host the transfer was made on', async () => {
     await claim(manager, 'acme');
     const data = Buffer.from('hosted bytes');
-    const send = async (host: string, recipient: string) => {
+    const send = async (host: string, recipient: string, sender: Account = manager) => {
       const created = await at(host, '/api/transfer/transfers', {
         method: 'POST',
-        headers: manager.bearer,
+        headers: sender.bearer,
         json: { type: 'S1', recipients: [recipient], files: [{ name: 'a.txt', size: data.length }] },
       });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -387,6 +387,73 @@ describe('links of transfers made on an own host', () => {
       { id: hosted.transferId, host: 'acme.ferry.test' },
       { id: forged.transferId, host: null },
     ]);
+
+    // A stranger's transfer made on acme's host goes out on the main host: acme's branding never dresses it.
+    const stranger = await send('acme.ferry.test', 'dave@recipients.example', other);
+    expect(stranger.link).toMatch(/^http:\/\/ferry\.test:8080\/dl\//);
+    const strangerMail = await sink.waitFor((m) => m.to.includes('dave@recipients.example'));
+    expect(strangerMail.parsed.text).toContain(`${MAIN}/dl/${stranger.transferId}`);
+    expect(strangerMail.parsed.text).not.toContain('acme.ferry.test');
+    // A member of the team sends from the team's host as the manager does.
+    const teammate = await send('acme.ferry.test', 'erin@recipients.example', member);
+    expect(teammate.link).toMatch(/^http:\/\/acme\.ferry\.test:8080\/dl\//);
+  });
+
+  it("mails an inbox's owner the link at their host when the upload came there, the main one otherwise", async () => {
+    await claim(manager, 'acme');
+    const inboxOf = async (who: Account, slug: string) => {
+      const made = await at(BASE, '/api/receive/inboxes', {
+        method: 'POST',
+        headers: who.bearer,
+        json: { slug, title: `Files for ${slug}` },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+    };
+    const ours = `acme-in-${process.pid}`;
+    const theirs = `other-in-${process.pid}`;
+    await inboxOf(manager, ours);
+    await inboxOf(other, theirs);
+    const data = Buffer.from('received on a host');
+    const uploadAt = async (host: string, slug: string, name: string) => {
+      const created = await at(host, '/api/receive/uploads', {
+        method: 'POST',
+        json: { target: { kind: 'inbox', slug }, files: [{ name, size: data.length }] },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const { transferId, uploadToken, files } = created.body;
+      await new TusTestClient(ferry.baseUrl, uploadToken).upload(transferId, files[0].id, data);
+      const done = await at(host, `/api/receive/uploads/${transferId}/complete`, {
+        method: 'POST',
+        headers: { 'x-upload-token': uploadToken },
+        json: { files: [{ id: files[0].id, sha256: sha256(data) }] },
+      });
+      expect(done.status, JSON.stringify(done.body)).toBe(200);
+      return transferId as string;
+    };
+    const mailAbout = (to: string, name: string) =>
+      sink.waitFor((m) => m.to.includes(to) && (m.parsed.text ?? '').includes(name));
+
+    const onOwnHost = await uploadAt('acme.ferry.test', ours, 'hosted.pdf');
+    expect((await mailAbout(manager.email, 'hosted.pdf')).parsed.text).toContain(
+      `http://acme.ferry.test:8080/dl/${onOwnHost}`,
+    );
+    const onMain = await uploadAt(BASE, ours, 'main.pdf');
+    expect((await mailAbout(manager.email, 'main.pdf')).parsed.text).toContain(`${MAIN}/dl/${onMain}`);
+    // Another owner's inbox reached through acme's host: its owner's mail is not sent to acme's host.
+    const elsewhere = await uploadAt('acme.ferry.test', theirs, 'elsewhere.pdf');
+    const theirMail = await mailAbout(other.email, 'elsewhere.pdf');
+    expect(theirMail.parsed.text).toContain(`${MAIN}/dl/${elsewhere}`);
+    expect(theirMail.parsed.text).not.toContain('acme.ferry.test');
+    const rows = await query(ferry, 'SELECT id, host FROM transfers WHERE id = ANY($1) ORDER BY id', [
+      [onOwnHost, onMain, elsewhere],
+    ]);
+    expect(new Map(rows.map((r) => [r.id, r.host]))).toEqual(
+      new Map([
+        [onOwnHost, 'acme.ferry.test'],
+        [onMain, null],
+        [elsewhere, null],
+      ]),
+    );
   });
 });
 

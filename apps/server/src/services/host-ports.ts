@@ -40,3 +40,15 @@ export const MAIN_HOST_ONLY: HostDirectory = {
     );
   },
 };
+
+/**
+ * Whether `owner` (an account, or a team's member) belongs to the verified host a request came to: only then does
+ * what they make there (a transfer, a request, an upload into their inbox) keep that host for its links and mails.
+ * A transfer made on another owner's host goes out on the main host, so no one's branding dresses a stranger's files.
+ */
+export function belongsToHost(
+  served: Pick<HostOwner, 'ownerId'> | null | undefined,
+  owner: { id: string; managerId: string | null } | null | undefined,
+): boolean {
+  return !!served && !!owner && (owner.managerId ?? owner.id) === served.ownerId;
+}

@@ -18,7 +18,7 @@ import { AppError } from './app-error.js';
 import type { Authenticated } from './auth.service.js';
 import type { MailQueue } from './notification.service.js';
 import type { PasswordHasher } from './ports.js';
-import { outgoing, type ReceiveContext, uniqueEmails } from './receive.service.js';
+import { keptHost, outgoing, type ReceiveContext, uniqueEmails } from './receive.service.js';
 import {
   checkPointSettings,
   effectiveExtensions,
@@ -117,8 +117,7 @@ export class ReceiveRequestService {
       customization: storedTheme(request.customization),
       locale: request.locale ?? owner.user.locale,
       timeZone: request.timeZone ?? null,
-      origin: ctx.origin,
-      host: ctx.host ?? null,
+      ...keptHost(ctx, owner.user, this.settings.publicOrigin),
     };
     const asked = await this.repo.createRequest(
       record,

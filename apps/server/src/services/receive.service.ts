@@ -20,6 +20,7 @@ import { passwordGuessing, uploadReceipt, uploadReceived } from '../mail/templat
 import { constantTimeEqual, randomToken, sha256Hex } from '../security/secrets.js';
 import { AppError } from './app-error.js';
 import type { Authenticated } from './auth.service.js';
+import { belongsToHost } from './host-ports.js';
 import type { MailQueue } from './notification.service.js';
 import { PasswordGuard } from './password-guard.js';
 import {
@@ -61,6 +62,19 @@ export interface ReceiveContext {
   ip: string;
   /** The owner's verified host the request came to (Ferry's table of hosts), whose origin `origin` is. */
   host?: string | null;
+  /** Whose host that is: only what its owner's people make there keeps it (belongsToHost). */
+  hostOwnerId?: string | null;
+}
+
+/** The host and origin what an owner makes through `ctx` keeps: the host it came to when it is the owner's own. */
+export function keptHost(
+  ctx: ReceiveContext,
+  owner: { id: string; managerId: string | null },
+  publicOrigin: () => string,
+): { host: string | null; origin: string } {
+  return ctx.host && belongsToHost({ ownerId: ctx.hostOwnerId ?? '' }, owner)
+    ? { host: ctx.host, origin: ctx.origin }
+    : { host: null, origin: publicOrigin() };
 }
 
 function rateLimited(retryAfterSeconds: number, message = 'Too many attempts; wait before trying again.') {
@@ -89,6 +103,8 @@ export class ReceiveService {
       limits: ReceiveRateLimits;
       /** Where links in mails start, asked at send time; never a transfer's stored origin. */
       publicOrigin: () => string;
+      /** The origin of an owner's verified host: an upload made there keeps its host for the owner's mail. */
+      hostOrigin?: (host: string) => string;
     },
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -175,6 +191,7 @@ export class ReceiveService {
     const id = newTransferId();
     const uploadToken = randomToken();
     const now = this.now();
+    const madeOn = keptHost(ctx, point.owner.user, this.settings.publicOrigin);
     const files = newFileRows(id, upload.files);
     // A personal link (S1 request) was mailed to its recipient: that address is theirs. Any other address was
     // typed by the visitor and never checked: recorded as such, so no view shows it as fact.
@@ -209,7 +226,8 @@ export class ReceiveService {
           notifySummary: false,
           forceEmailWhenDownloadS2: false,
           senderVerification: 'not_needed',
-          origin: ctx.origin,
+          origin: madeOn.origin,
+          host: madeOn.host,
           storageRegion: point.owner.team.forcedRegion,
           sseC: this.transferService.sseCFor(point.owner.team.disableSSEC),
           priceAmount: null,
@@ -410,7 +428,12 @@ export class ReceiveService {
           files: mailFiles(files),
           totalSize: transfer.totalSize,
           expiresAt: transfer.expiresAt,
-          transferUrl: downloadLink(this.settings.publicOrigin(), transferId),
+          transferUrl: downloadLink(
+            transfer.host && this.settings.hostOrigin
+              ? this.settings.hostOrigin(transfer.host)
+              : this.settings.publicOrigin(),
+            transferId,
+          ),
         },
       );
       await this.mail.enqueue({

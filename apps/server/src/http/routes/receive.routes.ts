@@ -50,6 +50,7 @@ export const receiveRoutes =
       origin: publicOrigin(r),
       ip: r.ip,
       host: r.servedHost?.host ?? null,
+      hostOwnerId: r.servedHost?.ownerId ?? null,
     });
 
     // --- file requests (signed in) ---

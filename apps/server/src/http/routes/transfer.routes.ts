@@ -16,6 +16,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { NotificationService } from '../../services/notification.service.js';
+import { belongsToHost } from '../../services/host-ports.js';
 import type { Actor, TransferService } from '../../services/transfer.service.js';
 import { notificationDefaults } from '../../services/user.service.js';
 
@@ -34,7 +35,7 @@ export const transferRoutes =
   (
     transfers: TransferService,
     notifications: NotificationService,
-    /** Where links start: the verified host the request came to, else the public origin. */
+    /** Where links start: the verified host the request came to when the caller belongs to it, else the public origin. */
     publicOrigin: (request?: FastifyRequest) => string,
   ): FastifyPluginAsyncZod =>
   async (app) => {
@@ -49,7 +50,7 @@ export const transferRoutes =
       notificationDefaults: r.auth ? notificationDefaults(r.auth.user) : undefined,
       ip: r.ip,
       origin: publicOrigin(r),
-      host: r.servedHost?.host ?? null,
+      host: belongsToHost(r.servedHost, r.auth?.user) ? r.servedHost!.host : null,
     });
 
     app.post(

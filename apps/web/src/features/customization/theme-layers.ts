@@ -106,8 +106,9 @@ export function brandVariables(colors: FilledTheme): Record<string, string> {
 }
 
 /**
- * A download page's layers (DownloadInfo): the transfer's own colours and wallpaper, over its sender's theme. Null
- * when the sender has neither: the page then looks like the rest of the site.
+ * A download page's layers (DownloadInfo): the transfer's own colours and wallpaper, over its sender's theme. When
+ * the sender has neither, none: Ferry's own look, never the theme of the host or of whoever is signed in, so no
+ * one's branding dresses a stranger's files. Null until the info is there.
  */
 export function downloadLayers(
   info: Pick<DownloadInfo, 'theme' | 'customization'> | undefined,
@@ -123,5 +124,5 @@ export function downloadLayers(
       }
     : null;
   const owner = layerOfTheme(info.theme ?? null);
-  return own || owner ? [own, owner].filter((l): l is ThemeLayer => l !== null) : null;
+  return [own, owner].filter((l): l is ThemeLayer => l !== null);
 }
