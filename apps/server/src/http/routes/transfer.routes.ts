@@ -15,8 +15,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { NotificationService } from '../../services/notification.service.js';
 import { belongsToHost } from '../../services/host-ports.js';
+import type { NotificationService } from '../../services/notification.service.js';
 import type { Actor, TransferService } from '../../services/transfer.service.js';
 import { notificationDefaults } from '../../services/user.service.js';
 
