@@ -82,6 +82,7 @@ import { AddedFileUploadAuth, FileAdditionService } from './services/dashboard-a
 import { type CloneJob, TRANSFER_CLONE, TransferCloneService } from './services/dashboard-clone.service.js';
 import { DomainsService } from './services/domains.service.js';
 import { DownloadService } from './services/download.service.js';
+import { planOf } from './services/effective-plan.js';
 import { TableHostDirectory } from './services/host-directory.js';
 import { HostHandoffService } from './services/host-handoff.service.js';
 import { type HostDirectory, MAIN_HOST_ONLY } from './services/host-ports.js';
@@ -983,6 +984,10 @@ function createHosts(
     ? new TableHostDirectory(store, {
         baseDomain: config.hosts.baseDomain,
         mainHost: config.publicUrl ? new URL(config.publicUrl).hostname.toLowerCase() : null,
+        entitled: async (ownerId) => {
+          const owner = await deps.accounts.user(ownerId);
+          return owner !== null && planOf(owner, new Date()) !== 'NONE';
+        },
       })
     : null;
   const log = deps.logger.child({ component: 'hosts' });

@@ -347,6 +347,21 @@ describe('the TLS ask of the reverse proxy', () => {
     expect((await ask('nobody.ferry.test')).status).toBe(404);
     expect((await ask('evil.example')).status).toBe(404);
   });
+
+  it("treats a lapsed owner's host as the main one: no certificate, no theme, the name kept for them", async () => {
+    expect((await claim(other, 'lapsing')).status).toBe(200);
+    await query(ferry, `UPDATE users SET plan_type = 'NONE' WHERE id = $1`, [other.uid]);
+    // The first look-up of this host happens after the lapse (looks-ups are kept 30 s per instance).
+    expect((await at('lapsing.ferry.test', '/api/hosts/current')).body).toMatchObject({
+      main: true,
+      ownerId: null,
+    });
+    expect((await at(BASE, '/api/hosts/tls-ask?domain=lapsing.ferry.test')).status).toBe(404);
+    expect(
+      await query(ferry, 'SELECT owner_id FROM host_claims WHERE host = $1', ['lapsing.ferry.test']),
+    ).toEqual([{ owner_id: other.uid }]);
+    expect((await claim(manager, 'lapsing')).status).toBe(409);
+  });
 });
 
 describe('links of transfers made on an own host', () => {

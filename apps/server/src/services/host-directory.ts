@@ -20,6 +20,11 @@ export interface HostDirectorySettings {
    * released or suspended host may still be served there for this long.
    */
   cacheSeconds?: number;
+  /**
+   * Whether an owner's plan still includes their own hosts (paid plans). A host whose owner's plan lapsed is served
+   * as the main host (no theme, no sign-in redirects, no certificate) and kept for them: it comes back with a plan.
+   */
+  entitled?: (ownerId: string) => Promise<boolean>;
   now?: () => number;
 }
 
@@ -58,7 +63,10 @@ export class TableHostDirectory implements HostDirectory {
     const kept = this.cache.get(host);
     if (kept && kept.until > now) return kept.owner;
     const claim = await this.store.verified(host);
-    const owner: HostOwner | null = claim ? { ownerId: claim.ownerId, host, kind: claim.kind } : null;
+    const owner: HostOwner | null =
+      claim && (await this.entitled(claim.ownerId))
+        ? { ownerId: claim.ownerId, host, kind: claim.kind }
+        : null;
     if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(host, { owner, until: now + this.ttlMs });
     return owner;
@@ -71,6 +79,7 @@ export class TableHostDirectory implements HostDirectory {
 
   /** The host the owner's people are sent to after signing in elsewhere: a proven custom domain, else the subdomain. */
   async homeHostOf(ownerId: string): Promise<string | null> {
+    if (!(await this.entitled(ownerId))) return null;
     const claims = (await this.store.ofOwner(ownerId)).filter((c) => c.status === 'verified');
     const custom = claims.find((c) => c.kind === 'custom');
     if (custom) return custom.host;
@@ -103,6 +112,10 @@ export class TableHostDirectory implements HostDirectory {
       });
     this.forget(before);
     this.forget(host);
+  }
+
+  private entitled(ownerId: string): Promise<boolean> {
+    return this.settings.entitled ? this.settings.entitled(ownerId) : Promise.resolve(true);
   }
 
   /** Drops a host's look-up from this process's cache (after a change made here). */
