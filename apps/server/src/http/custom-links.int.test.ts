@@ -197,6 +197,23 @@ describe('custom links', () => {
     }
   });
 
+  it('keep working after the plan lapses, until their transfer expires; a new one needs the plan again', async () => {
+    const lapsing = await signedInAccount(ferry.baseUrl, `lapsing-${process.pid}@links.example`, (to) =>
+      sink.waitFor((m) => m.to.includes(to)),
+    );
+    await query(ferry, `UPDATE users SET plan_type = 'PREMIUM', plan_code = 'PREMIUM' WHERE id = $1`, [
+      lapsing.uid,
+    ]);
+    const slug = unique('kept');
+    const sent = await uploaded(lapsing, { customLink: slug });
+    await query(ferry, `UPDATE users SET plan_type = 'NONE', plan_code = NULL WHERE id = $1`, [lapsing.uid]);
+    expect((await info(slug)).body.transferId).toBe(sent.transferId);
+    const got = await link(slug);
+    expect(got.status, JSON.stringify(got.body)).toBe(200);
+    expect(sha256((await fetchBytes(got.body.url)).data)).toBe(sha256(sent.data));
+    expect((await create(lapsing, { customLink: unique('again') })).status).toBe(403);
+  });
+
   it('answer a link that leads nowhere like an unknown transfer, and stop an address that guesses many', async () => {
     const miss = await info('no-such-link-here');
     expect([miss.status, miss.body.codes]).toEqual([404, ['TRANSFER_NOT_FOUND']]);
