@@ -210,7 +210,9 @@ describe('custom links', () => {
     expect((await info(slug)).body.transferId).toBe(sent.transferId);
     const got = await link(slug);
     expect(got.status, JSON.stringify(got.body)).toBe(200);
-    expect(sha256((await fetchBytes(got.body.url)).data)).toBe(sha256(sent.data));
+    expect(
+      sha256((await fetchBytes(got.body.url.replace('https://ferry.example', ferry.baseUrl))).data),
+    ).toBe(sha256(sent.data));
     expect((await create(lapsing, { customLink: unique('again') })).status).toBe(403);
   });
 
