@@ -208,7 +208,7 @@ describe('custom links', () => {
     const sent = await uploaded(lapsing, { customLink: slug });
     await query(ferry, `UPDATE users SET plan_type = 'NONE', plan_code = NULL WHERE id = $1`, [lapsing.uid]);
     expect((await info(slug)).body.transferId).toBe(sent.transferId);
-    const got = await link(slug);
+    const got = await link(slug, { fileId: sent.files[0].id });
     expect(got.status, JSON.stringify(got.body)).toBe(200);
     expect(
       sha256((await fetchBytes(got.body.url.replace('https://ferry.example', ferry.baseUrl))).data),
