@@ -278,8 +278,7 @@ export class CustomizationService implements TransferCustomizer {
   }> {
     const found = await this.repo.transferCustomization(transferId);
     if (!found?.ownerId) return { theme: null, customization: null };
-    const teamId = await this.teamOf(found.ownerId);
-    const stored = teamId ? await this.appliedTheme(teamId) : null;
+    const stored = await this.teamThemeOf(found.ownerId);
     const c = found.customization;
     const text = (v: unknown) => (typeof v === 'string' ? v : null);
     return {
@@ -297,8 +296,7 @@ export class CustomizationService implements TransferCustomizer {
 
   /** The look of the mails of a transfer owner's account or team; null: Ferry's own. */
   async mailBrandOf(ownerId: string | null): Promise<MailBrand | null> {
-    const teamId = ownerId ? await this.teamOf(ownerId) : null;
-    const stored = teamId ? await this.appliedTheme(teamId) : null;
+    const stored = ownerId ? await this.teamThemeOf(ownerId) : null;
     if (!stored) return null;
     return {
       headerImageUrl: stored.mailHeaderURL ? `${this.options.publicOrigin()}${stored.mailHeaderURL}` : null,
@@ -309,8 +307,7 @@ export class CustomizationService implements TransferCustomizer {
 
   /** The colours of an owner's applied theme, for their request, inbox and widget pages; null without a theme. */
   async receiveThemeOf(ownerId: string): Promise<ReceiveTheme | null> {
-    const teamId = await this.teamOf(ownerId);
-    const stored = teamId ? await this.appliedTheme(teamId) : null;
+    const stored = await this.teamThemeOf(ownerId);
     if (!stored) return null;
     return {
       backgroundColor: stored.backgroundColor ?? null,
@@ -321,19 +318,23 @@ export class CustomizationService implements TransferCustomizer {
 
   /** The absolute address of the logo of an owner's applied theme (a download page's link preview), or null. */
   async logoUrlOf(ownerId: string): Promise<string | null> {
-    const teamId = await this.teamOf(ownerId);
-    const stored = teamId ? await this.appliedTheme(teamId) : null;
+    const stored = await this.teamThemeOf(ownerId);
     return stored?.logoURL ? `${this.options.publicOrigin()}${stored.logoURL}` : null;
   }
 
-  private async teamOf(userId: string): Promise<string | null> {
+  /** The theme that applies to a user's things: their team's (the manager's) or their own account's. */
+  private async teamThemeOf(userId: string): Promise<StoredTheme | null> {
     const user = await this.accounts.user(userId);
-    return user ? (user.managerId ?? user.id) : null;
+    if (!user) return null;
+    return this.appliedTheme(user.managerId ?? user.id, user.managerId ? undefined : user);
   }
 
-  /** A saved theme that applies now: its owner is on a paid plan (a lapsed plan shows Ferry's look). */
-  private async appliedTheme(ownerId: string): Promise<StoredTheme | null> {
-    const owner = await this.accounts.user(ownerId);
+  /**
+   * A saved theme that applies now: its owner is on a paid plan (a lapsed plan shows Ferry's look). `known` is the
+   * owner's record when the caller has it already (one query less).
+   */
+  private async appliedTheme(ownerId: string, known?: UserRecord): Promise<StoredTheme | null> {
+    const owner = known ?? (await this.accounts.user(ownerId));
     if (!owner || !this.paid(owner)) return null;
     return (await this.repo.settingsOf(ownerId)) as StoredTheme | null;
   }
