@@ -222,6 +222,7 @@ export class PgTransferRepository implements TransferRepository {
         .returning({ id: downloads.id });
       return row!.id;
     }
+    if (!download.browserCode) return this.countDownload(transferId, download);
     return this.db
       .transaction(async (tx): Promise<number | null> => {
         if (download.browserCode) {
@@ -273,6 +274,27 @@ export class PgTransferRepository implements TransferRepository {
         if (error instanceof TransactionRollbackError) return null;
         throw error;
       });
+  }
+
+  /**
+   * A download without a visit: counted and recorded in one statement (one round trip). The conditional UPDATE
+   * takes the transfer's row lock, so racing downloads can never pass the limit; when it matches nothing (the limit
+   * is reached) nothing is recorded and the answer is null.
+   */
+  private async countDownload(transferId: string, d: DownloadRecord): Promise<number | null> {
+    const { rows } = await this.db.execute<{ id: number }>(sql`
+      WITH counted AS (
+        UPDATE transfers SET download_count = download_count + 1
+        WHERE id = ${transferId} AND (max_downloads IS NULL OR download_count < max_downloads)
+        RETURNING id)
+      INSERT INTO downloads (transfer_id, file_id, kind, downloader_email, user_secret, order_id, ip, user_agent,
+        recipient_id, bytes, confirmation)
+      SELECT id, ${d.fileId}, ${d.kind}, ${d.downloaderEmail ?? null}, ${d.userSecret ?? null}, ${d.orderId ?? null},
+        ${d.ip ?? null}, ${d.userAgent ?? null}, ${d.recipientId ?? null}, ${d.bytes ?? null},
+        ${d.confirmation ?? null}
+      FROM counted
+      RETURNING id`);
+    return rows[0] ? Number(rows[0].id) : null;
   }
 
   async addEvent(transferId: string, event: NewTransferEvent): Promise<void> {
