@@ -14,7 +14,8 @@ import { FerryProcess, freePort, tempDir } from '../support/server.js';
  * Custom links and availability windows (issue 23 parts 3 and 4) against the built server: `ferry send
  * --custom-link --available-from` as a paying account, `ferry get` before the opening (exit 6, the date printed) and
  * after it; and the download page of a transfer not open yet, which shows when it opens, counts down and shows the
- * files by itself once the moment has passed.
+ * files by itself once the moment has passed. Then link previews (spec §3 open-graph customization) chosen by a
+ * paying sender in the web uploader and with `ferry send --og-title --og-description`, as a crawler reads them.
  */
 
 const PASSWORD = 'a long enough passphrase';
@@ -24,6 +25,22 @@ const HOUR = 3_600_000;
 
 /** `YYYY-MM-DDTHH:MM` of an instant in UTC-5, the CLI's zone here. */
 const localMinute = (ms: number) => new Date(ms - 5 * HOUR).toISOString().slice(0, 16);
+
+/** A link-preview fetcher: it reads the page's head and runs no script. */
+const CRAWLER = 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)';
+
+/** The content of each <meta property|name=…> of a page, decoded as a crawler decodes it. */
+function metaOf(html: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of html.matchAll(/<meta (?:property|name)="([^"]+)" content="([^"]*)">/g))
+    out[m[1]!] = m[2]!
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  return out;
+}
 
 const describeRun = (run: FerryResult) =>
   `exit ${run.code} (signal ${run.signal})\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
@@ -63,6 +80,20 @@ describe('custom links and availability windows, end to end', () => {
     };
   };
 
+  /** An account with a confirmed address on the PREMIUM plan. */
+  const paidSender = async (email: string) => {
+    expect((await api('POST', '/api/auth/register', { email, password: PASSWORD })).status).toBe(202);
+    const token = await verificationTokenFromOutbox(server.dataDir, email);
+    expect((await api('POST', '/api/auth/verify-email', { token })).status).toBe(200);
+    await db.query("UPDATE users SET plan_type = 'PREMIUM', plan_code = 'PREMIUM' WHERE email = $1", [email]);
+  };
+  /** The download page as a crawler gets it: a plain request, no script run, no cookie. */
+  const crawl = async (link: string) => {
+    const res = await fetch(link, { headers: { 'user-agent': CRAWLER, 'accept-language': 'en' } });
+    expect(res.status).toBe(200);
+    return metaOf(await res.text());
+  };
+
   beforeAll(async () => {
     const port = await freePort();
     server = await FerryProcess.start({ port, env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
@@ -88,12 +119,9 @@ describe('custom links and availability windows, end to end', () => {
 
   it('ferry send --custom-link --available-from; ferry get exits 6 with the date until it opens', async () => {
     const ann = 'ann@links.example';
-    expect((await api('POST', '/api/auth/register', { email: ann, password: PASSWORD })).status).toBe(202);
-    const token = await verificationTokenFromOutbox(server.dataDir, ann);
-    expect((await api('POST', '/api/auth/verify-email', { token })).status).toBe(200);
+    await paidSender(ann);
     const login = await ferry(['login', '--email', ann, '--password', PASSWORD]);
     expect(login.code, describeRun(login)).toBe(0);
-    await db.query("UPDATE users SET plan_type = 'PREMIUM', plan_code = 'PREMIUM' WHERE email = $1", [ann]);
 
     const source = path.join(work, 'src', 'q3.bin');
     await writeRandomFile(source, 150_000);
@@ -174,5 +202,70 @@ describe('custom links and availability windows, end to end', () => {
       transferId,
     ]);
     expect(status.rows[0]!.status).toBe('ENABLED');
+  });
+
+  it('a link preview chosen in the web uploader and with ferry send is what a crawler reads on /dl/{id}', async () => {
+    const pia = 'pia@links.example';
+    await paidSender(pia);
+    const source = path.join(work, 'src', 'board.bin');
+    await writeRandomFile(source, 60_000);
+    const transfers = async () =>
+      Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM transfers')).rows[0]!.n);
+
+    // The CLI: refused before anything is created when a text breaks the rule; sent otherwise.
+    const login = await ferry(['login', '--email', pia, '--password', PASSWORD], 'pia');
+    expect(login.code, describeRun(login)).toBe(0);
+    const before = await transfers();
+    const tooLong = await ferry(['send', source, '--og-title', 'x'.repeat(121)], 'pia');
+    expect(tooLong.code, describeRun(tooLong)).toBe(1);
+    expect(tooLong.stderr).toContain('--og-title is too long: 121 characters');
+    const twoLines = await ferry(['send', source, '--og-description', 'Minutes\nand figures'], 'pia');
+    expect(twoLines.code, describeRun(twoLines)).toBe(1);
+    expect(twoLines.stderr).toContain('--og-description holds a line break');
+    expect(await transfers()).toBe(before);
+
+    const cliTitle = 'Board pack — March';
+    const cliDescription = 'Minutes & "figures" <for review>';
+    const sent = await ferry(
+      ['send', source, '--og-title', cliTitle, '--og-description', cliDescription],
+      'pia',
+    );
+    expect(sent.code, describeRun(sent)).toBe(0);
+    const cliMeta = await crawl(lines(sent.stdout).at(-1)!);
+    expect([cliMeta['og:title'], cliMeta['og:description']]).toEqual([cliTitle, cliDescription]);
+    expect([cliMeta['twitter:title'], cliMeta['twitter:description']]).toEqual([cliTitle, cliDescription]);
+
+    // The web uploader on a phone: the group is offered for a link, typed with the keyboard alone.
+    const context = await scenarios.newContext({ viewport: { width: 375, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/signin`);
+    await page.getByTestId('signin-email').fill(pia);
+    await page.getByTestId('signin-password').fill(PASSWORD);
+    await page.getByTestId('signin-submit').click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 15_000 });
+    await page.goto(`${server.url}/#S2`);
+    await page.getByTestId('file-input').setInputFiles(source);
+    await page.getByTestId('next').click();
+    const title = page.getByTestId('link-preview-title');
+    await title.waitFor({ timeout: 15_000 });
+    const webTitle = 'Q1 photos for the press';
+    const webDescription = 'Forty pictures from the launch, free to use with credit.';
+    await title.focus();
+    await page.keyboard.type(webTitle);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'link-preview-description',
+    );
+    await page.keyboard.type(webDescription);
+    const fields = page.getByTestId('link-preview-fields');
+    expect(await fields.textContent()).toContain(`${120 - webTitle.length} characters left`);
+    expect(await fields.textContent()).toContain(`${300 - webDescription.length} characters left`);
+    expect(await axeViolations(page, 'link preview @375px')).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.getByTestId('start-upload').click();
+    const link = page.getByTestId('transfer-link');
+    await link.waitFor({ timeout: 120_000 });
+    const webMeta = await crawl(await link.inputValue());
+    expect([webMeta['og:title'], webMeta['og:description']]).toEqual([webTitle, webDescription]);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { OPEN_GRAPH_DESCRIPTION_MAX, OPEN_GRAPH_TITLE_MAX, TransferOpenGraph } from './link-preview.js';
+import {
+  OPEN_GRAPH_DESCRIPTION_MAX,
+  OPEN_GRAPH_TITLE_MAX,
+  openGraphTextProblem,
+  TransferOpenGraph,
+} from './link-preview.js';
 import { TransferCreateRequest } from './transfer.js';
 
 const files = [{ name: 'a.jpg', size: 1 }];
@@ -36,5 +41,34 @@ describe('TransferOpenGraph', () => {
       title: 'Hi',
     });
     expect(TransferCreateRequest.safeParse({ files, openGraph: { title: 1 } }).success).toBe(false);
+  });
+});
+
+describe('openGraphTextProblem', () => {
+  it('says what TransferOpenGraph would refuse, counting the text as it is sent (trimmed)', () => {
+    const cases: Array<[string, number]> = [
+      ['', OPEN_GRAPH_TITLE_MAX],
+      ['Summer shoot', OPEN_GRAPH_TITLE_MAX],
+      [`  ${'x'.repeat(OPEN_GRAPH_TITLE_MAX)}  `, OPEN_GRAPH_TITLE_MAX],
+      ['x'.repeat(OPEN_GRAPH_TITLE_MAX + 1), OPEN_GRAPH_TITLE_MAX],
+      ['y'.repeat(OPEN_GRAPH_DESCRIPTION_MAX + 1), OPEN_GRAPH_DESCRIPTION_MAX],
+      ['trailing line break\n', OPEN_GRAPH_TITLE_MAX],
+      ['two\nlines', OPEN_GRAPH_DESCRIPTION_MAX],
+      ['tab\tinside', OPEN_GRAPH_TITLE_MAX],
+      ['a\u202Eb', OPEN_GRAPH_TITLE_MAX],
+      ['ملفات الصيف 🎉', OPEN_GRAPH_TITLE_MAX],
+    ];
+    for (const [text, max] of cases) {
+      const field = max === OPEN_GRAPH_TITLE_MAX ? 'title' : 'description';
+      const accepted = TransferOpenGraph.safeParse({ [field]: text }).success;
+      expect(openGraphTextProblem(text, max) === null, JSON.stringify(text)).toBe(accepted);
+    }
+  });
+
+  it('names the problem: control characters first, then the length', () => {
+    expect(openGraphTextProblem('x'.repeat(121), OPEN_GRAPH_TITLE_MAX)).toBe('too_long');
+    expect(openGraphTextProblem(`a\n${'x'.repeat(200)}`, OPEN_GRAPH_TITLE_MAX)).toBe('control_chars');
+    expect(openGraphTextProblem('a\u0000b', OPEN_GRAPH_DESCRIPTION_MAX)).toBe('control_chars');
+    expect(openGraphTextProblem('  fine  ', 4)).toBeNull();
   });
 });

@@ -16,6 +16,20 @@ const line = (max: number) =>
     .max(max)
     .refine((v) => !hasLayoutControlChars(v), 'must not contain line breaks or control characters');
 
+/** Why a link-preview text would be refused: longer than its field allows, or holding a control character. */
+export type OpenGraphTextProblem = 'too_long' | 'control_chars';
+
+/**
+ * The rule of TransferOpenGraph's fields, said before a request is made (the uploader's fields, `ferry send
+ * --og-title`): the text is counted as it is sent, without surrounding spaces, in UTF-16 code units as the
+ * server counts it. Null when it would be accepted (an empty text too: it is no choice).
+ */
+export function openGraphTextProblem(text: string, max: number): OpenGraphTextProblem | null {
+  const sent = text.trim();
+  if (hasLayoutControlChars(sent)) return 'control_chars';
+  return sent.length > max ? 'too_long' : null;
+}
+
 /**
  * A transfer's own link preview (spec §3 open-graph customization; paid plans only): what chat apps and social
  * sites show for its download page instead of the defaults (its name, file count and size). Each field only when

@@ -467,6 +467,58 @@ describe('ferry send / get signed in', () => {
     expect(bearersOf('GET /api/transfer/downloads/info').map((b) => b.token)).toEqual([token]);
   });
 
+  it('refuses a link preview it cannot send before anything is created or uploaded (exit 1)', async () => {
+    const src = await file('a.txt');
+    const send = (...more: string[]) => ferry(['send', src, '--server', server.origin, ...more]);
+    const refused = async (more: string[], message: string) => {
+      const before = server.state.requests.length;
+      const run = await send(...more);
+      expect(run).toEqual({ code: 1, stdout: '', stderr: `ferry: ${message}\n` });
+      // Nothing asked of the server but who is signed in: no transfer created, no byte uploaded.
+      expect(server.state.requests.slice(before).filter((r) => !r.startsWith('GET /api/auth/me'))).toEqual(
+        [],
+      );
+    };
+    await refused(
+      ['--og-title', 'Board pack'],
+      '--og-title needs a paid plan: sign in first with `ferry login`',
+    );
+    expect((await login()).code).toBe(0);
+    await refused(
+      ['--og-title', 'x'.repeat(121)],
+      '--og-title is too long: 121 characters, a link preview title has at most 120',
+    );
+    await refused(
+      ['--og-description', `  ${'y'.repeat(301)}  `],
+      '--og-description is too long: 301 characters, a link preview description has at most 300',
+    );
+    await refused(
+      ['--og-title', 'Board pack', '--og-description', 'Minutes\nand figures'],
+      '--og-description holds a line break or another control character: a link preview description is one line of plain text',
+    );
+    await refused(
+      ['--og-title', 'invoice\u202Efdp.exe'],
+      '--og-title holds a line break or another control character: a link preview title is one line of plain text',
+    );
+    await refused(
+      ['--og-title', 'Board pack', '--og-description', 'Minutes', '--to', 'bob@example.com'],
+      '--og-title and --og-description are for link transfers: the page of a transfer sent with --to only ever shows a general preview',
+    );
+    expect(server.state.transfers.size).toBe(0);
+
+    // At the limits, and an empty one (no choice): sent.
+    const sent = await send('--og-title', 'x'.repeat(120), '--og-description', '', '-q');
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stderr).toBe('');
+    expect(server.state.transfers.size).toBe(1);
+    // With a password the page shows a general preview: sent, and said.
+    const protectedSend = await send('--og-title', 'Board pack', '--password', 'pw', '-q');
+    expect(protectedSend.code, protectedSend.stderr).toBe(0);
+    expect(protectedSend.stderr).toBe(
+      'ferry: the link preview is not shown while the transfer has a password: its page shows a general one\n',
+    );
+  });
+
   it('sends to another server anonymously: a sign-in counts for its own server only', async () => {
     const other = new FakeFerryServer(path.join(root, 'blobs'));
     await other.start();

@@ -1,4 +1,11 @@
-import { CURRENCIES, CUSTOM_LINK_PROBLEM_MESSAGES, type Currency, customLinkProblem } from '@ferry/core';
+import {
+  CURRENCIES,
+  CUSTOM_LINK_PROBLEM_MESSAGES,
+  type Currency,
+  customLinkProblem,
+  OPEN_GRAPH_DESCRIPTION_MAX,
+  OPEN_GRAPH_TITLE_MAX,
+} from '@ferry/core';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { parseDownloadLink } from '../links.js';
 import {
@@ -213,6 +220,17 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
       availableFromOption,
     )
     .option(
+      '--og-title <text>',
+      `link preview: the title chat apps and social sites show for the download page instead of the ` +
+        `transfer's name (one line, at most ${OPEN_GRAPH_TITLE_MAX} characters); link transfers of a paid plan, ` +
+        'not shown while the transfer has a password',
+    )
+    .option(
+      '--og-description <text>',
+      'link preview: the text shown under that title instead of the file count and size (one line, at most ' +
+        `${OPEN_GRAPH_DESCRIPTION_MAX} characters)`,
+    )
+    .option(
       '--lang <tag>',
       'language of the e-mails about the transfer, e.g. fr (default: from LC_ALL, LC_MESSAGES or LANG)',
       languageTag,
@@ -225,6 +243,7 @@ export function buildProgram(io: CliIO, context: RunContext = {}): Command {
         '  ferry send report.pdf --to bob@example.com,carol@example.com --from ann@example.com\n' +
         '  ferry send report.pdf --to bob@example.com --from ann@example.com --verification-code 123456\n' +
         '  ferry send q3.pdf --custom-link q3-report --available-from 2030-04-01T09:00\n' +
+        '  ferry send board/ --og-title "Board pack, March" --og-description "Minutes and figures for review"\n' +
         '\nExit codes: 0 sent; 2 the code confirming --from is missing or wrong (the transfer waits, uploaded:\n' +
         '  run the same command again with --verification-code CODE), or a password problem; 1 anything else.\n' +
         '  See ferry --help for the full list.\n',

@@ -1,14 +1,17 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { CliError, ExitCode } from './exit-codes.js';
 import { optionsDigest } from './journal.js';
 import { buildProgram } from './main.js';
 import {
   checkEmailOptions,
+  checkLinkPreviewOptions,
   collectEmails,
   emailAddress,
   emailRequestFields,
   environmentLanguage,
   languageTag,
+  linkPreviewRequestFields,
   localTimeZone,
   sendOptionsDigest,
   verificationCode,
@@ -177,5 +180,77 @@ describe('ferry send --lang and the environment', () => {
     const zone = localTimeZone();
     expect(zone).toBeTruthy();
     expect(() => new Intl.DateTimeFormat('en', { timeZone: zone })).not.toThrow();
+  });
+});
+
+describe('ferry send --og-title and --og-description', () => {
+  it('reads both as given, with their help', () => {
+    const opts = parseSend(['--og-title', 'Board pack', '--og-description', 'Minutes and figures']);
+    expect([opts.ogTitle, opts.ogDescription]).toEqual(['Board pack', 'Minutes and figures']);
+    let help = '';
+    const program = buildProgram({
+      stdout: { write: (s: string) => (help += s) },
+      stderr: { write: () => true },
+      env: {},
+      signal: new AbortController().signal,
+      stdin: new PassThrough(),
+    });
+    expect(() => program.parse(['node', 'ferry', 'send', '--help'])).toThrow();
+    expect(help).toContain('--og-title <text>');
+    expect(help).toContain('--og-description <text>');
+    expect(help).toMatch(/at\s+most\s+120\s+characters/);
+    expect(help).toMatch(/at\s+most\s+300\s+characters/);
+  });
+
+  it('maps them onto openGraph: trimmed, only what was given, nothing for empty texts', () => {
+    expect(linkPreviewRequestFields({ ogTitle: ' Board pack ', ogDescription: 'Minutes' })).toEqual({
+      openGraph: { title: 'Board pack', description: 'Minutes' },
+    });
+    expect(linkPreviewRequestFields({ ogDescription: 'Minutes' })).toEqual({
+      openGraph: { description: 'Minutes' },
+    });
+    expect(linkPreviewRequestFields({ ogTitle: '  ', ogDescription: '' })).toEqual({});
+    expect(linkPreviewRequestFields({})).toEqual({});
+  });
+
+  it('refuses what the server would refuse, or could not show, with the flag in the message', () => {
+    const signedIn = { signedIn: true };
+    expect(() => checkLinkPreviewOptions({ ogTitle: 'x'.repeat(120) }, signedIn)).not.toThrow();
+    expect(() => checkLinkPreviewOptions({ ogTitle: 'x'.repeat(121) }, signedIn)).toThrow(
+      '--og-title is too long: 121 characters, a link preview title has at most 120',
+    );
+    expect(() => checkLinkPreviewOptions({ ogDescription: 'a\tb' }, signedIn)).toThrow(
+      '--og-description holds a line break or another control character',
+    );
+    expect(() => checkLinkPreviewOptions({ ogTitle: 'Hi', to: ['b@x.io'] }, signedIn)).toThrow(
+      '--og-title is for link transfers',
+    );
+    expect(() => checkLinkPreviewOptions({ ogTitle: 'Hi', ogDescription: 'There' })).toThrow(
+      '--og-title and --og-description need a paid plan',
+    );
+    // Empty texts are no choice: nothing to refuse.
+    expect(() => checkLinkPreviewOptions({ ogTitle: '', ogDescription: ' ', to: ['b@x.io'] })).not.toThrow();
+    // A CliError: `ferry` says its message on one line and exits 1, as for any other invalid option.
+    const refused = (() => {
+      try {
+        checkLinkPreviewOptions({ ogTitle: 'x'.repeat(121) }, signedIn);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(CliError);
+    expect((refused as CliError).exitCode).toBe(ExitCode.ERROR);
+  });
+
+  it('counts them in the digest only when given, so an older interrupted send still resumes', () => {
+    const base = { name: 'N' };
+    expect(sendOptionsDigest({ ...base, ogTitle: '', ogDescription: '  ' })).toBe(sendOptionsDigest(base));
+    expect(sendOptionsDigest({ ...base, ogTitle: 'Board pack' })).not.toBe(sendOptionsDigest(base));
+    expect(sendOptionsDigest({ ...base, ogTitle: ' Board pack ' })).toBe(
+      sendOptionsDigest({ ...base, ogTitle: 'Board pack' }),
+    );
+    expect(sendOptionsDigest({ ...base, ogTitle: 'A' })).not.toBe(
+      sendOptionsDigest({ ...base, ogDescription: 'A' }),
+    );
   });
 });

@@ -1,4 +1,10 @@
-import { Email, type TransferCreateRequest } from '@ferry/core';
+import {
+  Email,
+  OPEN_GRAPH_DESCRIPTION_MAX,
+  OPEN_GRAPH_TITLE_MAX,
+  openGraphTextProblem,
+  type TransferCreateRequest,
+} from '@ferry/core';
 import { InvalidArgumentError } from 'commander';
 import { CliError } from './exit-codes.js';
 import { optionsDigest } from './journal.js';
@@ -139,6 +145,63 @@ export function emailRequestFields(
   };
 }
 
+/** The link-preview options of `ferry send` (spec §3 `openGraph`: paid plans, shown for link transfers). */
+export interface LinkPreviewOptions {
+  /** `--og-title`: the title chat apps and social sites show for the download page. */
+  ogTitle?: string;
+  /** `--og-description`: the text they show under it. */
+  ogDescription?: string;
+}
+
+const LINK_PREVIEW_FLAGS = [
+  { key: 'ogTitle', flag: '--og-title', max: OPEN_GRAPH_TITLE_MAX, what: 'title' },
+  { key: 'ogDescription', flag: '--og-description', max: OPEN_GRAPH_DESCRIPTION_MAX, what: 'description' },
+] as const;
+
+/**
+ * Refuses a link preview the server would refuse, or one that cannot be shown, before anything is uploaded: a
+ * text too long or holding a line break or another control character (core openGraphTextProblem, the value is
+ * not echoed), one for a transfer sent by e-mail (its page only ever shows a general preview), and one without
+ * a signed-in account (a paid plan's feature). An empty text is no choice.
+ */
+export function checkLinkPreviewOptions(
+  o: LinkPreviewOptions & Pick<EmailOptions, 'to'>,
+  context: { signedIn?: boolean } = {},
+): void {
+  for (const { key, flag, max, what } of LINK_PREVIEW_FLAGS) {
+    const value = o[key];
+    if (value === undefined) continue;
+    const problem = openGraphTextProblem(value, max);
+    if (problem === 'control_chars')
+      throw new CliError(
+        `${flag} holds a line break or another control character: a link preview ${what} is one line of plain text`,
+      );
+    if (problem === 'too_long')
+      throw new CliError(
+        `${flag} is too long: ${value.trim().length} characters, a link preview ${what} has at most ${max}`,
+      );
+  }
+  const given = LINK_PREVIEW_FLAGS.filter(({ key }) => o[key]?.trim()).map(({ flag }) => flag);
+  if (given.length === 0) return;
+  const flags = given.join(' and ');
+  if ((o.to?.length ?? 0) > 0)
+    throw new CliError(
+      `${flags} ${given.length > 1 ? 'are' : 'is'} for link transfers: the page of a transfer sent with --to only ever shows a general preview`,
+    );
+  if (!context.signedIn)
+    throw new CliError(
+      `${flags} ${given.length > 1 ? 'need' : 'needs'} a paid plan: sign in first with \`ferry login\``,
+    );
+}
+
+/** The `openGraph` of the create request: the texts given, trimmed; none when neither is. */
+export function linkPreviewRequestFields(o: LinkPreviewOptions): Pick<TransferCreateRequest, 'openGraph'> {
+  const title = o.ogTitle?.trim() || undefined;
+  const description = o.ogDescription?.trim() || undefined;
+  if (!title && !description) return {};
+  return { openGraph: { ...(title ? { title } : {}), ...(description ? { description } : {}) } };
+}
+
 /**
  * The digest of the options a transfer is created with. The e-mail options count only when set, so that a link
  * transfer interrupted by an older `ferry` still resumes; the code options never count (a second run adds them).
@@ -154,7 +217,7 @@ export function sendOptionsDigest(
     account?: string;
     customLink?: string;
     availableFrom?: Date;
-  },
+  } & LinkPreviewOptions,
 ): string {
   const { name, message, password, maxDownloads, expiresInDays } = o;
   const email: Record<string, unknown> = {
@@ -168,6 +231,8 @@ export function sendOptionsDigest(
     account: o.account,
     customLink: o.customLink,
     availableFrom: o.availableFrom?.toISOString(),
+    ogTitle: o.ogTitle?.trim() || undefined,
+    ogDescription: o.ogDescription?.trim() || undefined,
   };
   for (const k of Object.keys(email)) if (email[k] === undefined) delete email[k];
   return optionsDigest({ name, message, password, maxDownloads, expiresInDays, ...email });

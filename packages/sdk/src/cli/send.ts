@@ -13,8 +13,11 @@ import { ProgressReporter } from './progress.js';
 import { Asker } from './prompt.js';
 import {
   checkEmailOptions,
+  checkLinkPreviewOptions,
   type EmailOptions,
   emailRequestFields,
+  type LinkPreviewOptions,
+  linkPreviewRequestFields,
   localTimeZone,
   sendOptionsDigest,
 } from './send-options.js';
@@ -24,7 +27,7 @@ import { verifySenderAddress } from './verify.js';
 import { collectFiles, emptyFileWarnings, type LocalFile } from './walk.js';
 
 /** Options of `ferry send`. */
-export interface SendOptions extends EmailOptions {
+export interface SendOptions extends EmailOptions, LinkPreviewOptions {
   server: string;
   password?: string;
   maxDownloads?: number;
@@ -98,6 +101,12 @@ class SendRun {
       throw new CliError('--price sells a link transfer: leave out --to');
     if (this.options.price !== undefined && !signedIn)
       throw new CliError('selling files needs a paid plan: sign in first with `ferry login`');
+    checkLinkPreviewOptions(this.options, { signedIn });
+    const { openGraph } = linkPreviewRequestFields(this.options);
+    if (openGraph && this.options.password !== undefined)
+      this.ui.warn(
+        'ferry: the link preview is not shown while the transfer has a password: its page shows a general one',
+      );
     const { files, skipped } = await collectFiles(paths);
     for (const s of skipped) this.ui.warn(`ferry: skipping ${s.path}: ${s.reason}`);
     if (files.length === 0) throw new CliError('nothing to send: no file is left after skipping');
@@ -292,6 +301,7 @@ class SendRun {
       maxDownloads: o.maxDownloads,
       customLink: o.customLink,
       availableFrom: o.availableFrom ? isoWithOffset(o.availableFrom) : undefined,
+      ...linkPreviewRequestFields(o),
       ...(o.price !== undefined ? { price: { amount: o.price, currency: o.currency ?? 'EUR' } } : {}),
       senderVerificationToken: savedToken,
       locale: o.lang,

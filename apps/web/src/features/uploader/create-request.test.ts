@@ -152,3 +152,40 @@ describe('buildCreateRequest: custom link and opening date', () => {
     expect(buildCreateRequest(withFiles, 'S2', { locale: 'en' }).customLink).toBeUndefined();
   });
 });
+
+describe('buildCreateRequest: link preview', () => {
+  const state = initialUploaderState(LIMITS, { email: '', name: '' });
+  const typed = (ogTitle: string, ogDescription: string) => ({
+    ...state,
+    files: [selected('a.txt', 3)],
+    form: { ...state.form, ogTitle, ogDescription },
+  });
+
+  it('sends the title and description of a paying sender’s link, trimmed', () => {
+    const request = buildCreateRequest(typed('  Board pack ', ' Q3 figures, final. '), 'S2', {
+      locale: 'en',
+      paying: true,
+    });
+    expect(request.openGraph).toEqual({ title: 'Board pack', description: 'Q3 figures, final.' });
+  });
+
+  it('sends only the fields the sender filled, and nothing when neither is', () => {
+    const paying = { locale: 'en', paying: true };
+    expect(buildCreateRequest(typed('Board pack', '  '), 'S2', paying).openGraph).toEqual({
+      title: 'Board pack',
+    });
+    expect(buildCreateRequest(typed('', 'Only this'), 'S2', paying).openGraph).toEqual({
+      description: 'Only this',
+    });
+    expect(buildCreateRequest(typed(' ', ''), 'S2', paying)).not.toHaveProperty('openGraph');
+  });
+
+  it('never sends one for a sender who is not paying, nor for an e-mail transfer', () => {
+    expect(buildCreateRequest(typed('Board pack', 'Text'), 'S2', { locale: 'en' })).not.toHaveProperty(
+      'openGraph',
+    );
+    const link = typed('Board pack', 'Text');
+    const s1 = { ...link, form: { ...link.form, recipients: ['ann@example.com'] } };
+    expect(buildCreateRequest(s1, 'S1', { locale: 'en', paying: true })).not.toHaveProperty('openGraph');
+  });
+});

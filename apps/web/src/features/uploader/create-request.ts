@@ -51,7 +51,7 @@ export interface CreateRequestOptions {
   /** The browser's time zone: dates in the transfer's e-mails are written in it. */
   timeZone?: string;
   settings?: FormSettings;
-  /** A paying plan: the custom link typed is sent (others are never offered one). */
+  /** A paying plan: the custom link and, for a link, the link preview typed are sent (others are never offered them). */
   paying?: boolean;
   /** The sender may customize the download page (a paid plan; a member whose manager allows it). */
   customizable?: boolean;
@@ -102,6 +102,7 @@ export function buildCreateRequest(
     ...(customLink ? { customLink } : {}),
     ...(opens ? { availableFrom: opens.toISOString() } : {}),
     ...(customizable && form.pageCustomized ? pageCustomization(form) : {}),
+    ...(paying && type === 'S2' ? linkPreview(form) : {}),
     files: state.files.map((f) => ({
       name: f.name,
       size: f.size,
@@ -118,4 +119,14 @@ export function pageCustomization(form: TransferForm): Pick<TransferCreateReques
   if (form.pageStartColor) customization.startbtnColor = form.pageStartColor;
   if (form.pageWallpaperURL) customization.wallpaperURL = form.pageWallpaperURL;
   return Object.keys(customization).length > 0 ? { customization } : {};
+}
+
+/** The spec §3 `openGraph` of the form: only the fields the sender filled, trimmed. */
+export function linkPreview(form: TransferForm): Pick<TransferCreateRequest, 'openGraph'> {
+  const openGraph: NonNullable<TransferCreateRequest['openGraph']> = {};
+  const title = optional(form.ogTitle);
+  const description = optional(form.ogDescription);
+  if (title) openGraph.title = title;
+  if (description) openGraph.description = description;
+  return title || description ? { openGraph } : {};
 }

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { EyeIcon, EyeOffIcon } from '../../components/icons';
 import { formatDate } from '../../lib/format';
 import { fromLocalInput } from '../../lib/local-datetime';
+import { LinkPreviewFields } from './link-preview-fields';
 import { NotificationSwitches } from './notification-switches';
 import { PageCustomization } from './page-customization';
 import { RecipientsInput } from './recipients-input';
@@ -31,7 +32,7 @@ interface OptionsStepProps {
   onBack: () => void;
   onStart: () => void;
   busy: boolean;
-  /** A paying plan: the custom-link field is offered. */
+  /** A paying plan: the custom-link field is offered, and for a link the link-preview fields. */
   paying?: boolean;
   /** The custom link the server refused as taken, shown under the field while it is still the one typed. */
   takenLink?: string | null;
@@ -53,7 +54,9 @@ export function blockingProblems(problems: FormProblems): boolean {
     problems.invalidExpiry ||
     problems.tooManyRecipients ||
     problems.customLink !== null ||
-    problems.availableFromPast
+    problems.availableFromPast ||
+    problems.ogTitle !== null ||
+    problems.ogDescription !== null
   );
 }
 
@@ -286,6 +289,15 @@ export function OptionsStep({
           set={set}
           wallpapers={customization.wallpapers}
           themeColors={customization.themeColors}
+        />
+      )}
+
+      {paying && type === 'S2' && (
+        <LinkPreviewFields
+          form={form}
+          problems={problems}
+          passwordProtected={passwordShown(settings) && form.password !== ''}
+          set={set}
         />
       )}
 

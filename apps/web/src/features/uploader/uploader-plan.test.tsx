@@ -222,6 +222,100 @@ describe('uploader with the plan, settings and template of the signed-in user', 
     expect(toastTexts(root)).toContain('Trop de destinataires\u00a0: 21, 20 au maximum.');
   });
 
+  it('a paying sender: the link preview of a link, characters left and problems in their language, sent on create', async () => {
+    const created: ApiCall[] = [];
+    mockApi({
+      'GET /api/auth/me': () => json(signedInState({ planType: 'PREMIUM', payingUser: true })),
+      'GET /api/transfer/limits/u_1': () => json(limits()),
+      'GET /api/user/users/u_1': () => json(profile('u_1')),
+      'POST /api/transfer/transfers': (call) => {
+        created.push(call);
+        return json({ status: 503, error: 'Service Unavailable', message: 'x' }, 503);
+      },
+    });
+    const root = await open('/#S2');
+    await pick(byTestId(root, 'file-input'), [new File(['a'], 'a.txt')]);
+    await click(byTestId(root, 'next'));
+    const group = byTestId(root, 'link-preview-fields');
+    expect(group.querySelector('legend')?.textContent).toBe('Link preview');
+    const title = byTestId<HTMLInputElement>(root, 'link-preview-title');
+    const description = byTestId<HTMLTextAreaElement>(root, 'link-preview-description');
+    expect(description.tagName).toBe('TEXTAREA');
+    // Each control is labelled and described by its characters left (native controls: reachable with Tab).
+    const labelOf = (el: HTMLElement) => group.querySelector(`label[for="${el.id}"]`)?.textContent;
+    const describedBy = (el: HTMLElement) =>
+      (el.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => group.querySelector(`[id="${id}"]`)?.textContent);
+    expect([labelOf(title), labelOf(description)]).toEqual(['Preview title', 'Preview description']);
+    expect(describedBy(title)).toEqual(['120 characters left']);
+    expect(describedBy(description)).toEqual(['300 characters left']);
+
+    await typeInto(title, 'x'.repeat(119));
+    expect(describedBy(title)).toEqual(['1 character left']);
+    await typeInto(title, 'x'.repeat(122));
+    expect(title.getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(title)).toEqual(['2 characters too many', 'Too long: 120 characters at most.']);
+    expect(byTestId<HTMLButtonElement>(root, 'start-upload').disabled).toBe(true);
+    await typeInto(description, 'Two\nlines');
+    expect(describedBy(description)).toEqual([
+      '291 characters left',
+      'Remove the line breaks and control characters: a preview is a single line of text.',
+    ]);
+
+    // The same problems in the sender's language.
+    await act(async () => {
+      await i18next.changeLanguage('fr');
+    });
+    expect(describedBy(title)).toEqual(['2 caractères en trop', 'Trop long : 120 caractères au plus.']);
+    expect(describedBy(description)[1]).toBe(
+      'Retirez les retours à la ligne et les caractères de contrôle : un aperçu tient sur une seule ligne.',
+    );
+
+    // A password keeps the preview general: said in the group.
+    expect(root.querySelector('[data-testid="link-preview-password"]')).toBeNull();
+    await typeInto(byTestId(root, 'transfer-password'), 'pw');
+    expect(byTestId(root, 'link-preview-password').textContent).toContain('mot de passe');
+    await typeInto(byTestId(root, 'transfer-password'), '');
+
+    await typeInto(title, '  Board pack — final ');
+    await typeInto(description, ' ');
+    expect(describedBy(title)).toEqual(['102 caractères restants']);
+    expect(root.querySelectorAll('[aria-invalid="true"]')).toHaveLength(0);
+    await click(byTestId(root, 'start-upload'));
+    await settle();
+    expect(created).toHaveLength(1);
+    // Only the field the sender filled, trimmed.
+    const body = created[0]?.body as { type?: string; openGraph?: object } | undefined;
+    expect([body?.type, body?.openGraph]).toEqual(['S2', { title: 'Board pack — final' }]);
+  });
+
+  it('no link preview for an e-mail transfer, nor for a sender who does not pay', async () => {
+    mockApi({
+      'GET /api/auth/me': () => json(signedInState({ planType: 'PREMIUM', payingUser: true })),
+      'GET /api/transfer/limits/u_1': () => json(limits()),
+      'GET /api/user/users/u_1': () => json(profile('u_1')),
+    });
+    let root = await open('/#S2');
+    await pick(byTestId(root, 'file-input'), [new File(['a'], 'a.txt')]);
+    await click(byTestId(root, 'next'));
+    expect(root.querySelector('[data-testid="link-preview-fields"]')).not.toBeNull();
+    await click(byTestId(root, 'type-S1'));
+    await settle();
+    expect(root.querySelector('[data-testid="link-preview-fields"]')).toBeNull();
+    await view.unmount();
+
+    mockApi({
+      'GET /api/auth/me': () => json(signedInState({ planType: 'NONE', payingUser: false })),
+      'GET /api/user/users/u_1': () => json(profile('u_1')),
+    });
+    root = await open('/#S2');
+    await pick(byTestId(root, 'file-input'), [new File(['a'], 'a.txt')]);
+    await click(byTestId(root, 'next'));
+    expect(byTestId(root, 'transfer-name')).toBeTruthy();
+    expect(root.querySelector('[data-testid="link-preview-fields"]')).toBeNull();
+  });
+
   it('a team member: the manager’s limits, settings and template; only the allowed type', async () => {
     const created: ApiCall[] = [];
     const api = mockApi({

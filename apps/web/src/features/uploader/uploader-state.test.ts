@@ -284,3 +284,36 @@ describe('formProblems of the custom link and the opening date', () => {
     expect([reset.form.customLink, reset.form.availableFrom]).toEqual(['', '']);
   });
 });
+
+describe('formProblems of the link preview', () => {
+  const form = initialUploaderState(LIMITS, { email: '', name: '' }).form;
+  const problems = (ogTitle: string, ogDescription: string, type: 'S1' | 'S2' = 'S2') => {
+    const found = formProblems({ ...form, ogTitle, ogDescription }, LIMITS, type);
+    return [found.ogTitle, found.ogDescription];
+  };
+
+  it('starts empty and accepts texts up to 120 and 300 characters, counted without surrounding spaces', () => {
+    expect([form.ogTitle, form.ogDescription]).toEqual(['', '']);
+    expect(problems('', '')).toEqual([null, null]);
+    expect(problems(` ${'t'.repeat(120)} `, 'd'.repeat(300))).toEqual([null, null]);
+    expect(hasProblems(formProblems({ ...form, ogTitle: 'Board pack' }, LIMITS))).toBe(false);
+  });
+
+  it('flags a text too long, and one with a line break or another control character', () => {
+    expect(problems('t'.repeat(121), 'd'.repeat(301))).toEqual(['too_long', 'too_long']);
+    expect(problems('Board\tpack', 'Two\nlines')).toEqual(['control_chars', 'control_chars']);
+    expect(problems('invoice\u202Efdp.exe', 'ok')).toEqual(['control_chars', null]);
+    expect(hasProblems(formProblems({ ...form, ogDescription: 'd'.repeat(301) }, LIMITS))).toBe(true);
+  });
+
+  it('says nothing for an e-mail transfer, which sends no link preview', () => {
+    expect(problems('t'.repeat(121), 'Two\nlines', 'S1')).toEqual([null, null]);
+  });
+
+  it('clears both on reset (spec §4)', () => {
+    const state = initialUploaderState(LIMITS, { email: '', name: '' });
+    const typed = { ...state, form: { ...state.form, ogTitle: 'Board pack', ogDescription: 'Q3' } };
+    const reset = reducer(typed, { type: 'reset' });
+    expect([reset.form.ogTitle, reset.form.ogDescription]).toEqual(['', '']);
+  });
+});

@@ -3,6 +3,10 @@ import {
   capTemplateAvailability,
   customLinkProblem,
   defaultTransferValidityDays,
+  OPEN_GRAPH_DESCRIPTION_MAX,
+  OPEN_GRAPH_TITLE_MAX,
+  type OpenGraphTextProblem,
+  openGraphTextProblem,
   type PlanLimits,
   type UploaderSettings,
 } from '@ferry/core';
@@ -50,6 +54,12 @@ export interface TransferForm {
   pageActionColor: string;
   pageStartColor: string;
   pageWallpaperURL: string;
+  /**
+   * Spec §3 `openGraph` (paid plans, links): what chat apps and social sites show for the download page instead
+   * of its name and size; '' keeps the default. Cleared by reset.
+   */
+  ogTitle: string;
+  ogDescription: string;
 }
 
 /** Fields set with `setField`: the recipients have their own action. */
@@ -132,6 +142,8 @@ export function defaultForm(
     pageActionColor: '',
     pageStartColor: '',
     pageWallpaperURL: '',
+    ogTitle: '',
+    ogDescription: '',
   };
 }
 
@@ -240,6 +252,9 @@ export interface FormProblems {
   customLink: CustomLinkProblem | null;
   /** An opening date that is not in the future (or not a date). */
   availableFromPast: boolean;
+  /** Why the link-preview title or description would be refused (core openGraphTextProblem); S2 only. */
+  ogTitle: OpenGraphTextProblem | null;
+  ogDescription: OpenGraphTextProblem | null;
 }
 
 /** The uploader settings (spec §3) that shape the options form. */
@@ -298,6 +313,9 @@ export function formProblems(
     passwordRequired: settings.requirePassword && form.password === '',
     customLink: form.customLink === '' ? null : customLinkProblem(form.customLink),
     availableFromPast: form.availableFrom !== '' && (!opens || opens.getTime() <= now.getTime()),
+    // Only a link's page shows a preview of the transfer: an e-mail transfer sends none (create-request).
+    ogTitle: s1 ? null : openGraphTextProblem(form.ogTitle, OPEN_GRAPH_TITLE_MAX),
+    ogDescription: s1 ? null : openGraphTextProblem(form.ogDescription, OPEN_GRAPH_DESCRIPTION_MAX),
   };
 }
 
