@@ -9,6 +9,7 @@ import { decryptingStream, openBlob } from './blob-encryption.js';
 import { BlobMissingError, type BlobStore, type ByteRange, type Storage } from './blob-store.js';
 import { writeEncryptedCopy } from './encrypt-in-place.js';
 import { EncryptedFileStore } from './encrypted-file-store.js';
+import { readAhead } from './read-ahead.js';
 
 /** Blobs as files under one root folder on local disk. */
 export class LocalBlobStore implements BlobStore {
@@ -36,9 +37,12 @@ export class LocalBlobStore implements BlobStore {
       await blob.handle.close();
     }
     await fs.access(file);
-    return createReadStream(
-      file,
-      range ? { start: range.start, end: range.end, highWaterMark: 1 << 20 } : { highWaterMark: 1 << 20 },
+    const highWaterMark = readAhead.next();
+    return readAhead.track(
+      createReadStream(
+        file,
+        range ? { start: range.start, end: range.end, highWaterMark } : { highWaterMark },
+      ),
     );
   }
 
