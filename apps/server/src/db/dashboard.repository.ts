@@ -211,18 +211,24 @@ export class DashboardRepository {
 
   /**
    * The owner's transfers whose name, or any transfer's file names or recipients, contain `q`, found through the
-   * trigram indexes; null when `q` is too short for them or one of the three matches more than `cap` rows (a
-   * common word: walking the owner's transfers in sort order finds a page sooner).
+   * trigram indexes (three characters or more) or the short-gram indexes (one or two: ferry_short_grams, migration
+   * 0041); null when one of the three matches more than `cap` rows (a common word: walking the owner's transfers in
+   * sort order finds a page sooner).
    */
   async searchCandidates(ownerIds: readonly string[], q: string, cap = 2000): Promise<string[] | null> {
-    if (q.length < 3) return null;
+    if (q.length === 0) return null;
     const p = containing(q);
+    // A short term is looked up by its gram, then checked with ILIKE as a long one is (the index only narrows).
+    const matches = (column: SQL) =>
+      [...q].length < 3
+        ? sql`ferry_short_grams(${column}) @> ARRAY[lower(${q})] AND ${column} ILIKE ${p}`
+        : sql`${column} ILIKE ${p}`;
     const { rows } = await this.db.execute(sql`
-      SELECT 'n' AS src, id FROM (SELECT id FROM transfers WHERE ${owned(ownerIds)} AND name ILIKE ${p} LIMIT ${cap + 1}) n
+      SELECT 'n' AS src, id FROM (SELECT id FROM transfers WHERE ${owned(ownerIds)} AND ${matches(sql.raw('name'))} LIMIT ${cap + 1}) n
       UNION ALL
-      SELECT 'f', id FROM (SELECT transfer_id AS id FROM transfer_files WHERE name ILIKE ${p} LIMIT ${cap + 1}) f
+      SELECT 'f', id FROM (SELECT transfer_id AS id FROM transfer_files WHERE ${matches(sql.raw('name'))} LIMIT ${cap + 1}) f
       UNION ALL
-      SELECT 'r', id FROM (SELECT transfer_id AS id FROM transfer_recipients WHERE email ILIKE ${p} LIMIT ${cap + 1}) r`);
+      SELECT 'r', id FROM (SELECT transfer_id AS id FROM transfer_recipients WHERE ${matches(sql.raw('email'))} LIMIT ${cap + 1}) r`);
     const found = rows as Array<{ src: string; id: string }>;
     for (const src of ['n', 'f', 'r']) if (found.filter((r) => r.src === src).length > cap) return null;
     return [...new Set(found.map((r) => r.id))];

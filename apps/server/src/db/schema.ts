@@ -124,6 +124,8 @@ export const transfers = pgTable(
     index('transfers_owner_name_id_idx').on(t.ownerId, sql`coalesce(lower(${t.name}), '')`, t.id),
     // Substring search (ILIKE '%…%') by name, with pg_trgm.
     index('transfers_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    // …and searches of one or two characters, which trigrams cannot serve (ferry_short_grams, migration 0041).
+    index('transfers_name_grams_idx').using('gin', sql`ferry_short_grams(${t.name})`),
     // Counts by status and type without reading the rows.
     index('transfers_owner_status_idx').on(t.ownerId, t.status, t.type),
     // Clones whose copy job a crash lost (the hourly sweep queues them again).
@@ -162,6 +164,7 @@ export const transferRecipients = pgTable(
     /** Transfers received by an address (the dashboard's `received`). */
     index('transfer_recipients_address_idx').on(sql`lower(${t.email})`),
     index('transfer_recipients_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
+    index('transfer_recipients_email_grams_idx').using('gin', sql`ferry_short_grams(${t.email})`),
   ],
 );
 
@@ -207,6 +210,7 @@ export const transferFiles = pgTable(
     // The scans still to do (requeued by the hourly sweep after a long clamd outage).
     index('transfer_files_scan_pending_idx').on(t.transferId).where(sql`scan_status = 'pending'`),
     index('transfer_files_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('transfer_files_name_grams_idx').using('gin', sql`ferry_short_grams(${t.name})`),
   ],
 );
 

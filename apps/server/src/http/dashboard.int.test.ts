@@ -308,6 +308,12 @@ describe('GET /api/transfer/transfers', () => {
     const rare = await list(carl, { q: 'of-a-kind' });
     expect(rare).toMatchObject({ total: 1, items: [{ id: `bk${'77'.padStart(14, '0')}` }] });
     expect((await list(carl, { q: 'on' })).total).toBe(2500);
+    // One or two characters found in a single file name (the short-gram shortcut), in any case.
+    for (const q of ['KI', 'k', 'd.'])
+      expect(await list(carl, { q }), q).toMatchObject({
+        total: 1,
+        items: [{ id: `bk${'77'.padStart(14, '0')}` }],
+      });
   });
 });
 
