@@ -853,7 +853,7 @@ export async function createFerry(
       },
     );
     transfers.customizeWith(customization);
-    downloads.brandWith((transferId) => customization.brandOf(transferId));
+    downloads.brandWith((transfer) => customization.brandOf(transfer));
     receive.brandWith((ownerId) => customization.receiveThemeOf(ownerId));
     notifications.brandMails((ownerId) => customization.mailBrandOf(ownerId));
     const app = await buildApp({

@@ -87,15 +87,4 @@ export class PgCustomizationRepository {
     const { rowCount } = await this.db.query('DELETE FROM theme_assets WHERE id = $1', [id]);
     return (rowCount ?? 0) > 0;
   }
-
-  /** A transfer's owner and its customization (null: none), or null for an unknown transfer. */
-  async transferCustomization(
-    transferId: string,
-  ): Promise<{ ownerId: string | null; customization: Record<string, unknown> | null } | null> {
-    const { rows } = await this.db.query<{
-      ownerId: string | null;
-      customization: Record<string, unknown> | null;
-    }>('SELECT owner_id AS "ownerId", customization FROM transfers WHERE id = $1', [transferId]);
-    return rows[0] ?? null;
-  }
 }

@@ -272,12 +272,11 @@ export class CustomizationService implements TransferCustomizer {
   }
 
   /** The owner's theme (their team's) and this transfer's customization, for its download page. */
-  async brandOf(transferId: string): Promise<{
+  async brandOf(found: { ownerId: string | null; customization?: Record<string, unknown> | null }): Promise<{
     theme: Theme | null;
     customization: TransferCustomizationView | null;
   }> {
-    const found = await this.repo.transferCustomization(transferId);
-    if (!found?.ownerId) return { theme: null, customization: null };
+    if (!found.ownerId) return { theme: null, customization: null };
     const stored = await this.teamThemeOf(found.ownerId);
     const c = found.customization;
     const text = (v: unknown) => (typeof v === 'string' ? v : null);

@@ -103,11 +103,14 @@ export class DownloadService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  private brand: ((transferId: string) => Promise<Pick<DownloadInfo, 'theme' | 'customization'>>) | null =
-    null;
+  private brand:
+    | ((transfer: TransferRecord) => Promise<Pick<DownloadInfo, 'theme' | 'customization'>>)
+    | null = null;
 
   /** The owner's theme and the transfer's own customization shown on its download page (CustomizationService). */
-  brandWith(brand: (transferId: string) => Promise<Pick<DownloadInfo, 'theme' | 'customization'>>): void {
+  brandWith(
+    brand: (transfer: TransferRecord) => Promise<Pick<DownloadInfo, 'theme' | 'customization'>>,
+  ): void {
     this.brand = brand;
   }
 
@@ -304,7 +307,7 @@ export class DownloadService {
       recipientEmail: recipient?.email ?? null,
       price: sale.price,
       purchased: sale.purchased,
-      ...(this.brand ? await this.brand(transfer.id) : {}),
+      ...(this.brand ? await this.brand(transfer) : {}),
     };
   }
 
