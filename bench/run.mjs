@@ -99,7 +99,14 @@ async function main() {
   }
 
   /** @type {import('./sections/index.mjs').BenchContext} */
-  const ctx = { testFile, runs: config.runs, tmpDir, results: {}, startFerry: undefined };
+  const ctx = {
+    testFile,
+    runs: config.runs,
+    tmpDir,
+    results: {},
+    startFerry: undefined,
+    startBaseline: undefined,
+  };
   /** @type {import('./sections/index.mjs').Servers} */
   const servers = {};
   /** @type {Record<string, any>} */
@@ -110,20 +117,43 @@ async function main() {
   const stops = {};
 
   // ---- servers: both up for the whole run, so sections can alternate between them ---------------------------
-  if (config.only !== 'ferry') {
-    const filesDir = path.join(tmpDir, 'baseline-files');
+  /**
+   * Starts a baseline server (bench/baseline-server.mjs) storing into `dirName` under the temp dir, with `extraEnv`
+   * on top (e.g. BASELINE_HASH=1). Sections may start their own.
+   * @param {string} name @param {string} dirName @param {Record<string, string>} [extraEnv] @param {string} [logName]
+   */
+  const startBaseline = async (name, dirName, extraEnv = {}, logName = `${dirName}.log`) => {
+    const filesDir = path.join(tmpDir, dirName);
     await fs.mkdir(filesDir);
     const port = await freePort();
-    t0 = now();
-    const server = await startServer({
-      name: 'baseline server',
+    return startServer({
+      name,
       args: [...config.baselineNodeArgs, path.join(benchDir, 'baseline-server.mjs')],
-      env: { ...process.env, PORT: String(port), DIR: filesDir, NODE_OPTIONS: '' },
+      env: { ...process.env, PORT: String(port), DIR: filesDir, NODE_OPTIONS: '', ...extraEnv },
       cwd: repoRoot,
       port,
       healthPath: '/health',
-      logFile: path.join(tmpDir, 'baseline.log'),
+      logFile: path.join(tmpDir, logName),
     });
+  };
+  // CPU of the servers sections start and stop themselves: ours, not "other processes" of the machine
+  const sectionServers = new Set();
+  let stoppedSectionServersCpu = 0;
+  /** @template {{ pid: number, stop: () => Promise<number | null> }} S @param {S} server @returns {S} */
+  const counted = (server) => {
+    sectionServers.add(server.pid);
+    return {
+      ...server,
+      stop: async () => {
+        stoppedSectionServersCpu += cpuSecondsOfAll(processTree(server.pid));
+        sectionServers.delete(server.pid);
+        return server.stop();
+      },
+    };
+  };
+  if (config.only !== 'ferry') {
+    t0 = now();
+    const server = await startBaseline('baseline server', 'baseline-files', {}, 'baseline.log');
     log(`baseline server up (pid ${server.pid}) in ${((now() - t0) / 1000).toFixed(1)} s`);
     servers.baseline = server;
     stops.baseline = server.stop;
@@ -154,6 +184,9 @@ async function main() {
         // (its cost is measured), but never refuses one
         ANONYMOUS_TRANSFERS_PER_WINDOW: '1000000000',
         ANONYMOUS_PENDING_UPLOAD_GB: '1000000',
+        // the open-loop API load may hold more keep-alive connections from this one address than a client is
+        // allowed by default (64): counted, never refused
+        MAX_CONNECTIONS_PER_CLIENT: '1000000',
         ...extraEnv,
       },
       cwd: repoRoot,
@@ -166,8 +199,10 @@ async function main() {
   ctx.startFerry = async (name, dirName, extraEnv) => {
     const dataDir = path.join(tmpDir, dirName);
     const server = await startFerry(name, dataDir, extraEnv, `${dirName}.log`);
-    return { ...server, dataDir };
+    return { ...counted(server), dataDir };
   };
+  ctx.startBaseline = async (name, dirName, extraEnv) =>
+    counted(await startBaseline(name, dirName, extraEnv));
   if (config.only !== 'baseline') {
     const dataDir = path.join(tmpDir, 'ferry-data');
     t0 = now();
@@ -195,7 +230,10 @@ async function main() {
 
   // ---- sections -------------------------------------------------------------------------------------------
   // CPU used by everything else on the machine while the sections run: other jobs make every number noisy
-  const ownPids = () => Object.values(servers).flatMap((server) => (server ? processTree(server.pid) : []));
+  const ownPids = () => [
+    ...Object.values(servers).flatMap((server) => (server ? processTree(server.pid) : [])),
+    ...[...sectionServers].flatMap((pid) => processTree(pid)),
+  ];
   const busy0 = machineBusySeconds();
   const own0 = cpuSecondsOfAll(ownPids()) + cpuSecondsOf(process.pid);
   const wall0 = now();
@@ -210,7 +248,9 @@ async function main() {
   } finally {
     const wallS = (now() - wall0) / 1000;
     const others =
-      machineBusySeconds() - busy0 - (cpuSecondsOfAll(ownPids()) + cpuSecondsOf(process.pid) - own0);
+      machineBusySeconds() -
+      busy0 -
+      (cpuSecondsOfAll(ownPids()) + stoppedSectionServersCpu + cpuSecondsOf(process.pid) - own0);
     ctx.results.machine = {
       cpus: os.cpus().length,
       sectionsWallSeconds: wallS,
@@ -309,6 +349,10 @@ async function main() {
       `* API rows: closed loop, ${s?.connections} keep-alive clients, ${(s?.durationMs ?? 0) / 1000} s each, client on ` +
         'the same machine; baseline = bare node /echo (a ceiling, not a target).',
     );
+    console.log(
+      `** open loop: ${s?.rate} requests/s started on schedule whatever the answers (up to ${s?.openSockets} ` +
+        'keep-alive sockets), each timed from its due time, so queueing counts; baseline = /echo as above.',
+    );
   }
   console.log('');
   console.log(renderTable(rows));
@@ -323,7 +367,7 @@ function printDiagnostics(ctx) {
     'CPU seconds per GB moved (medians; server = the node server process incl. its threads, user/kernel;',
   );
   console.log("client = this bench process), and every run's rate:");
-  for (const side of ['baseline', 'ferry']) {
+  for (const side of ['baseline', 'baselineHash', 'ferry']) {
     for (const [key, list] of Object.entries(t[side] ?? {})) {
       if (!list.length || key.endsWith('E2E')) continue;
       const perGB = (pick) => {
@@ -331,7 +375,7 @@ function printDiagnostics(ctx) {
         return values[values.length >> 1].toFixed(2);
       };
       console.log(
-        `  ${side.padEnd(8)} ${key.padEnd(16)} server ${perGB((s) => s.serverUserS)} usr + ${perGB((s) => s.serverSysS)} sys` +
+        `  ${side.padEnd(12)} ${key.padEnd(16)} server ${perGB((s) => s.serverUserS)} usr + ${perGB((s) => s.serverSysS)} sys` +
           `  client ${perGB((s) => s.clientCpuS)}  runs ${list.map((s) => s.mbps.toFixed(0)).join(' / ')} MB/s`,
       );
     }

@@ -1,5 +1,9 @@
 // Ferry's upload and download flow (docs/api.md) on top of the shared bench HTTP client.
-import { request, uploadRange } from './http-client.mjs';
+import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { download, request, uploadRange } from './http-client.mjs';
 import { now } from './util.mjs';
 
 const b64 = (value) => Buffer.from(value, 'utf8').toString('base64');
@@ -141,4 +145,110 @@ export async function uploadTransfer(baseUrl, file, parts) {
     totalMs,
     perPatchMs: results.map((r) => r.ms),
   };
+}
+
+/**
+ * Bytes per tus PATCH of the web app (`TUS_CHUNK_BYTES` in apps/web/src/features/uploader/tus-transport.ts), read
+ * from its source so the bench follows it.
+ */
+export function webTusChunkBytes() {
+  const source = fileURLToPath(
+    new URL('../../apps/web/src/features/uploader/tus-transport.ts', import.meta.url),
+  );
+  const match = /export const TUS_CHUNK_BYTES = ([\d_ *]+);/.exec(readFileSync(source, 'utf8'));
+  if (!match) throw new Error(`no TUS_CHUNK_BYTES = <number> [* <number>...] in ${source}`);
+  const factors = (match[1] ?? '').split('*').map((f) => Number(f.trim().replaceAll('_', '')));
+  const bytes = factors.reduce((a, b) => a * b, 1);
+  if (!Number.isSafeInteger(bytes) || bytes <= 0)
+    throw new Error(`TUS_CHUNK_BYTES in ${source}: ${match[1]}`);
+  return bytes;
+}
+
+/**
+ * An upload as the web app makes it: create the transfer, tus creation, then PATCHes of `chunkBytes` one after
+ * the other over one keep-alive connection (tus-js-client's `chunkSize`), the client hashing the bytes as it sends
+ * them and passing its SHA-256 at completion (the uploader's hasher). Checks every PATCH's new offset and Ferry's
+ * Upload-Sha256 against the client's hash and the source's. `totalMs`: create to completion; `patchMs`: first PATCH
+ * byte to the last 204; `gapsMs`: between one PATCH's 204 and the next PATCH (the client's turn-around).
+ * @param {string} baseUrl
+ * @param {string} file
+ * @param {{ name: string, start: number, end: number, size: number, sha256: string }} part
+ * @param {number} chunkBytes
+ */
+export async function uploadInChunks(baseUrl, file, part, chunkBytes) {
+  const t0 = now();
+  const transfer = await createTransfer(baseUrl, [{ name: part.name, size: part.size }]);
+  const fileId = /** @type {{ id: string }} */ (transfer.files[0]).id;
+  const url = await tusCreate(baseUrl, transfer, fileId, part.size);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const hash = createHash('sha256');
+  /** @type {number[]} */
+  const perPatchMs = [];
+  /** @type {number[]} */
+  const gapsMs = [];
+  let serverSha256 = null;
+  const tPatch = now();
+  let lastEnd = tPatch;
+  try {
+    for (let offset = 0; offset < part.size; offset += chunkBytes) {
+      const length = Math.min(chunkBytes, part.size - offset);
+      const started = now();
+      if (offset > 0) gapsMs.push(started - lastEnd);
+      const res = await uploadRange(url, {
+        method: 'PATCH',
+        headers: {
+          'Tus-Resumable': '1.0.0',
+          'Upload-Offset': String(offset),
+          'Content-Type': 'application/offset+octet-stream',
+          'X-Upload-Token': transfer.uploadToken,
+        },
+        file,
+        start: part.start + offset,
+        end: part.start + offset + length - 1,
+        hash,
+        agent,
+      });
+      lastEnd = now();
+      expectStatus(`tus PATCH at ${offset}`, res, 204);
+      if (Number(res.headers['upload-offset']) !== offset + length)
+        throw new Error(
+          `tus PATCH at ${offset}: Upload-Offset ${res.headers['upload-offset']}, expected ${offset + length}`,
+        );
+      perPatchMs.push(res.ms);
+      const sha = res.headers['upload-sha256'];
+      if (typeof sha === 'string') serverSha256 = sha;
+    }
+  } finally {
+    agent.destroy();
+  }
+  const patchMs = now() - tPatch;
+  const clientSha256 = hash.digest('hex');
+  if (clientSha256 !== part.sha256)
+    throw new Error(`client hash of ${part.name} is ${clientSha256}, the source's ${part.sha256}`);
+  if (serverSha256 !== part.sha256)
+    throw new Error(`Ferry's Upload-Sha256 of ${part.name} is ${serverSha256}, expected ${part.sha256}`);
+  await completeTransfer(baseUrl, transfer, [{ id: fileId, sha256: clientSha256 }]);
+  return { transferId: transfer.transferId, fileId, totalMs: now() - t0, patchMs, perPatchMs, gapsMs };
+}
+
+/**
+ * A download as the download page makes it: the page's info call, the link (with the page visit's browser code and
+ * the order of the download in it), then the blob, which the client hashes. `ms`: from the info call to the last
+ * byte; `apiMs`: the two API calls.
+ * @param {string} baseUrl
+ * @param {string} transferId
+ * @param {string} fileId
+ */
+export async function downloadLikeWebApp(baseUrl, transferId, fileId) {
+  const t0 = now();
+  const info = await request(`${baseUrl}/api/transfer/downloads/info?transferId=${transferId}`);
+  expectStatus('download info', info, 200);
+  if (!info.json.files.some((/** @type {{ id: string }} */ f) => f.id === fileId))
+    throw new Error(`download info lists no file ${fileId}`);
+  const query = new URLSearchParams({ transferId, fileId, browserCode: randomUUID(), orderId: '1' });
+  const link = await request(`${baseUrl}/api/transfer/downloads/link?${query}`);
+  expectStatus('download link', link, 200);
+  const apiMs = now() - t0;
+  const res = await download(new URL(link.json.url, baseUrl).toString());
+  return { ...res, ms: now() - t0, apiMs, link: link.json };
 }

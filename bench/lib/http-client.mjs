@@ -60,19 +60,23 @@ export function request(url, { method = 'GET', headers = {}, json, body: raw, ag
  * Streams bytes [start, end] (inclusive) of a file as a request body.
  * Timed from the moment the request is issued (its headers leave with the first body chunk) to the end of the
  * response, so the server's final work (fsync, hashing, database update, ...) is inside the measurement.
+ * `hash`: the client also SHA-256-hashes the bytes it sends (as the web app hashes a file it uploads), into the given
+ * hash, which the caller may carry across several requests. `agent`: a keep-alive agent for a series of requests
+ * (the web app's PATCHes), instead of one fresh connection.
  * @param {string} url
- * @param {{ method: string, headers?: Record<string, string>, file: string, start: number, end: number }} options
+ * @param {{ method: string, headers?: Record<string, string>, file: string, start: number, end: number, hash?: import('node:crypto').Hash, agent?: http.Agent }} options
  * @returns {Promise<HttpResult & { ms: number, bytes: number }>}
  */
-export function uploadRange(url, { method, headers = {}, file, start, end }) {
+export function uploadRange(url, { method, headers = {}, file, start, end, hash, agent }) {
   const bytes = end - start + 1;
   return new Promise((resolve, reject) => {
     const req = http.request(url, {
       method,
-      agent: false, // one fresh connection per bulk transfer, identical for every server
+      agent: agent ?? false, // by default one fresh connection per bulk transfer, identical for every server
       headers: { ...headers, 'Content-Length': String(bytes) },
     });
     const source = createReadStream(file, { start, end, highWaterMark: CLIENT_READ_CHUNK });
+    if (hash) source.on('data', (chunk) => hash.update(chunk));
     let settled = false;
     const fail = (error) => {
       if (settled) return;

@@ -14,6 +14,9 @@ import { throughput } from './throughput.mjs';
  * @property {Record<string, any>} results each section keeps its raw results under its id (written to JSON)
  * @property {((name: string, dirName: string, env: Record<string, string>) => Promise<ServerInfo & { stop: () => Promise<number | null>, logFile: string }>) | undefined} startFerry
  *   starts another Ferry (own DATA_DIR `dirName` in the temp dir, `env` on top of the bench's); the section stops it
+ * @property {((name: string, dirName: string, env: Record<string, string>) => Promise<ServerInfo & { stop: () => Promise<number | null>, logFile: string }>) | undefined} startBaseline
+ *   starts another baseline server (files in `dirName` in the temp dir, `env` on top, e.g. BASELINE_HASH=1); the
+ *   section stops it
  */
 
 /**
