@@ -854,6 +854,7 @@ export async function createFerry(
     downloads.brandWith((transferId) => customization.brandOf(transferId));
     receive.brandWith((ownerId) => customization.receiveThemeOf(ownerId));
     notifications.brandMails((ownerId) => customization.mailBrandOf(ownerId));
+    receive.brandMails((ownerId) => customization.mailBrandOf(ownerId));
     const app = await buildApp({
       ...hosts,
       config,
