@@ -71,22 +71,6 @@ describe('colorShare', () => {
     expect(colorShare(picture, '#5d4037')).toBe(0);
   });
 
-  it('in a box: all of it when the box is the block, part of it when the box is larger', async () => {
-    const picture = await decodePicture(await png(100, 50, '#ffffff', blocks));
-    expect(colorShare(picture, '#ffab00', { box: { x: 10, y: 5, width: 20, height: 10 } })).toBe(1);
-    expect(colorShare(picture, '#ffab00', { box: { x: 0, y: 0, width: 40, height: 20 } })).toBe(200 / 800);
-    expect(colorShare(picture, '#ffab00', { box: { x: 50, y: 25, width: 50, height: 25 } })).toBe(0);
-  });
-
-  it('clips a box that reaches outside the picture, and refuses one wholly outside', async () => {
-    const picture = await decodePicture(await png(100, 50, '#ffffff', blocks));
-    // x 60–110 clipped to 60–100 (40 px), y 30–40: the orange block is 100 of those 400.
-    expect(colorShare(picture, '#ff6208', { box: { x: 60, y: 30, width: 50, height: 10 } })).toBe(100 / 400);
-    expect(() => colorShare(picture, '#ffffff', { box: { x: 120, y: 0, width: 10, height: 10 } })).toThrow(
-      /outside the picture/,
-    );
-  });
-
   it('counts colours within the tolerance and not beyond it', async () => {
     // #ffab00 and #fbaf04 are sqrt(16 + 16 + 16) ≈ 6.9 apart; #ff6208 is 73 from #ffab00.
     const picture = await decodePicture(

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 
 /**
  * Measures of screenshots, so that a suite can say what a picture shows rather than only keep it: how much of it
- * (or of one box in it) is close to a colour, and how much of it changed between two pictures of the same page.
+ * is close to a colour, and how much of it changed between two pictures of the same page (or element).
  * Pictures are decoded with sharp to plain RGB, transparency flattened onto white.
  */
 
@@ -11,14 +11,6 @@ export interface Picture {
   width: number;
   height: number;
   data: Buffer;
-}
-
-/** A box in a picture, in pixels (a Playwright boundingBox() at deviceScaleFactor 1 is one). */
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
 }
 
 /** Decodes a PNG (or any image sharp reads: a Playwright screenshot) to RGB pixels. */
@@ -40,38 +32,23 @@ export function rgbOf(hex: string): [number, number, number] {
   return [1, 3, 5].map((i) => Number.parseInt(full.slice(i, i + 2), 16)) as [number, number, number];
 }
 
-/** The box clipped to the picture, in whole pixels (a box partly outside keeps its inside part). */
-function clip(picture: Picture, box: Box | undefined) {
-  if (!box) return { x0: 0, y0: 0, x1: picture.width, y1: picture.height };
-  const x0 = Math.max(0, Math.round(box.x));
-  const y0 = Math.max(0, Math.round(box.y));
-  const x1 = Math.min(picture.width, Math.round(box.x + box.width));
-  const y1 = Math.min(picture.height, Math.round(box.y + box.height));
-  if (x1 <= x0 || y1 <= y0) throw new Error(`the box ${JSON.stringify(box)} is outside the picture`);
-  return { x0, y0, x1, y1 };
-}
-
 /**
- * The share (0–1) of the picture's pixels, or of those in `box`, whose colour is within `tolerance` of `hex`:
- * the Euclidean distance in RGB (0–441). The default, 24, takes a flat colour after PNG and colour management
- * round trips and the inner pixels of gradients near it, not a neighbouring shade (#ff6208 and #ffab00 are 73
- * apart).
+ * The share (0–1) of the picture's pixels whose colour is within `tolerance` of `hex`: the Euclidean distance in
+ * RGB (0–441). The default, 24, takes a flat colour after PNG and colour management round trips and the part of a
+ * gradient near it, not a neighbouring shade (#ff6208 and #ffab00 are 73 apart).
  */
-export function colorShare(picture: Picture, hex: string, options: { tolerance?: number; box?: Box } = {}) {
+export function colorShare(picture: Picture, hex: string, options: { tolerance?: number } = {}): number {
   const [r, g, b] = rgbOf(hex);
   const limit = (options.tolerance ?? 24) ** 2;
-  const { x0, y0, x1, y1 } = clip(picture, options.box);
+  const pixels = picture.width * picture.height;
   let near = 0;
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) {
-      const i = (y * picture.width + x) * 3;
-      const dr = picture.data[i]! - r;
-      const dg = picture.data[i + 1]! - g;
-      const db = picture.data[i + 2]! - b;
-      if (dr * dr + dg * dg + db * db <= limit) near++;
-    }
+  for (let i = 0; i < pixels * 3; i += 3) {
+    const dr = picture.data[i]! - r;
+    const dg = picture.data[i + 1]! - g;
+    const db = picture.data[i + 2]! - b;
+    if (dr * dr + dg * dg + db * db <= limit) near++;
   }
-  return near / ((x1 - x0) * (y1 - y0));
+  return near / pixels;
 }
 
 /**
