@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { SCREENSHOT_SMALL_WIDTH, smallScreenshotName } from '@ferry/core';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { StripeStandin, TEST_CARDS } from '../../apps/server/src/test/stripe-standin.js';
+import { registerAndVerify, signInInPage } from '../support/accounts.js';
 import {
   failed,
   SITE_SCREENSHOTS_DIR,
@@ -19,6 +18,7 @@ import {
 import { useBrowser } from '../support/browser.js';
 import { runFerry } from '../support/cli.js';
 import { sha256, waitFor, writeRandomFile, writeTree } from '../support/files.js';
+import { startForeignSite } from '../support/foreign-site.js';
 import { type Mail, type MailSink, startMailSink } from '../support/mail.js';
 import { FerryProcess, REPO_ROOT, tempDir } from '../support/server.js';
 
@@ -55,25 +55,6 @@ function guideImages(): Set<string> {
   return images;
 }
 
-/** A plain web server of "another site": one page, as HTML. */
-async function startForeignSite(html: () => string) {
-  const server = http.createServer((request, response) => {
-    if ((request.url ?? '/').split('?')[0] !== '/') {
-      response.writeHead(404).end('not found');
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    response.end(html());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    // `localhost` while Ferry is 127.0.0.1: another origin and another site, as a customer's site would be.
-    url: `http://localhost:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 /** Brings `locator` near the top of whatever scrolls it (the window or the sliding panel), `margin` px below it. */
 async function scrollToTop(locator: Locator, margin = 24): Promise<void> {
   await locator.evaluate((el, px) => {
@@ -105,30 +86,9 @@ describe('the how-to guides, step by step in Chromium, with their pictures', () 
     taken.add(name);
   }
 
-  async function registerAndVerify(email: string, firstname: string): Promise<void> {
-    const registered = await fetch(`${server.url}/api/auth/register`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password: PASSWORD, firstname }),
-    });
-    expect(registered.status).toBe(202);
-    const mail = await sink.waitFor(`the verification mail of ${email}`, (m) => m.to.includes(email));
-    const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? '')?.[1];
-    const verified = await fetch(`${server.url}/api/auth/verify-email`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ token }),
-    });
-    expect(verified.status).toBe(200);
-  }
-
   async function signedInPage(email: string, next: string): Promise<Page> {
     const page = await scenarios.newPage({ viewport: SITE_VIEWPORT });
-    await page.goto(`${server.url}/signin?next=${encodeURIComponent(next)}`);
-    await page.getByTestId('signin-email').fill(email);
-    await page.getByTestId('signin-password').fill(PASSWORD);
-    await page.getByTestId('signin-submit').click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 15_000 });
+    await signInInPage(page, server.url, email, PASSWORD, next);
     return page;
   }
 
@@ -337,7 +297,7 @@ describe('the how-to guides, step by step in Chromium, with their pictures', () 
   });
 
   it('asks for files, makes an upload inbox with a widget on another site, and receives files in the account', async () => {
-    await registerAndVerify(ADA, 'Ada');
+    await registerAndVerify(server.url, sink, ADA, PASSWORD, 'Ada');
     const dir = path.join(work, 'receive');
     const contract = Buffer.from('%PDF-1.4 signed contract\n'.repeat(4000));
     await writeTree(dir, {
@@ -431,7 +391,10 @@ describe('the how-to guides, step by step in Chromium, with their pictures', () 
 
     // Another site with that line pasted as is: a visitor sees the upload form in the page.
     const site = await startForeignSite(
-      () => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Studio Ada — send us your files</title>
+      new Map([
+        [
+          '/',
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Studio Ada — send us your files</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body style="margin:0;font-family:Georgia,serif;background:#f4f1ea;color:#1f2a36">
 <header style="padding:22px 40px;background:#1f3a5f;color:#f4f1ea;font-size:20px"><strong>Studio Ada</strong> · Interior design</header>
@@ -440,6 +403,8 @@ describe('the how-to guides, step by step in Chromium, with their pictures', () 
 <p style="font-size:19px;line-height:1.6">Plans, photos and briefs go straight to our studio with the form on the right.
 No account, no e-mail attachments.</p></section>
 <aside>${snippet}</aside></main></body></html>`,
+        ],
+      ]),
     );
     try {
       const visitor = await scenarios.newPage({ viewport: SITE_VIEWPORT });
@@ -496,8 +461,8 @@ No account, no e-mail attachments.</p></section>
 
   it('sells files: a paid plan, ferry send --price, a buyer pays on the download page, the seller sees the sale', async () => {
     // Sam's account gets PREMIUM from an operator; he sells a file from the command line.
-    await registerAndVerify(OPERATOR, 'Olga');
-    await registerAndVerify(SELLER, 'Sam');
+    await registerAndVerify(server.url, sink, OPERATOR, PASSWORD, 'Olga');
+    await registerAndVerify(server.url, sink, SELLER, PASSWORD, 'Sam');
     const ops = (args: string[]) =>
       runFerry(args, { FERRY_STATE_DIR: path.join(work, 'ops-state'), FERRY_SERVER: server.url });
     expect((await ops(['login', '--email', OPERATOR, '--password', PASSWORD])).code).toBe(0);

@@ -7,6 +7,7 @@ import { SITE_PAGES, withLocalePrefix } from '@ferry/core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { axeInEveryPage, axeViolations, tabWalk } from '../support/a11y.js';
+import { registerAndVerify } from '../support/accounts.js';
 import { failed, saveArtifact } from '../support/artifacts.js';
 import { useBrowser } from '../support/browser.js';
 import { type MailSink, startMailSink } from '../support/mail.js';
@@ -133,20 +134,7 @@ describe('the public site in Chromium: accessibility, right to left, consent, fo
       },
     });
     // An account for the signed-in visits, confirmed through the link mailed to it.
-    const registered = await fetch(`${server.url}/api/auth/register`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: MEMBER, password: PASSWORD, firstname: 'Noor' }),
-    });
-    expect(registered.status).toBe(202);
-    const mail = await sink.waitFor(`the confirmation mail of ${MEMBER}`, (m) => m.to.includes(MEMBER));
-    const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? '')?.[1];
-    const verified = await fetch(`${server.url}/api/auth/verify-email`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ token }),
-    });
-    expect(verified.status).toBe(200);
+    await registerAndVerify(server.url, sink, MEMBER, PASSWORD, 'Noor');
   });
 
   afterEach(async (context: TestContext) => {

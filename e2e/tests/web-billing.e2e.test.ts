@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { StripeStandin, TEST_CARDS } from '../../apps/server/src/test/stripe-standin.js';
+import { registerAndVerify } from '../support/accounts.js';
 import { failed, saveArtifact } from '../support/artifacts.js';
 import { useBrowser } from '../support/browser.js';
 import { runFerry } from '../support/cli.js';
@@ -112,20 +113,7 @@ describe('plans people can get, in Chromium and with the ferry CLI', () => {
     expect(await planOf(page)).toBe('NONE');
 
     // An operator marks it paid from the command line.
-    const registered = await fetch(`${server.url}/api/auth/register`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: OPERATOR, password: PASSWORD }),
-    });
-    expect(registered.status).toBe(202);
-    const verify = await sink.waitFor('the operator verification mail', (m) => m.to.includes(OPERATOR));
-    const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(verify.parsed.text ?? '')?.[1];
-    const verified = await fetch(`${server.url}/api/auth/verify-email`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ token }),
-    });
-    expect(verified.status).toBe(200);
+    await registerAndVerify(server.url, sink, OPERATOR, PASSWORD);
     const login = await ferry(['login', '--email', OPERATOR, '--password', PASSWORD]);
     expect(login.code, login.stderr).toBe(0);
     const open = await ferry(['operator', 'invoices', '--open', '--json']);

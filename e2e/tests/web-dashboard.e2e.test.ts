@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { registerAndVerify } from '../support/accounts.js';
 import { docScreenshot, failed, saveArtifact } from '../support/artifacts.js';
 import { useBrowser } from '../support/browser.js';
 import { sha256, waitFor } from '../support/files.js';
@@ -35,15 +36,6 @@ function personalLink(m: Mail, origin: string): string {
   );
   expect(match, `a personal link in the mail to ${m.to.join(', ')}`).not.toBeNull();
   return match![0];
-}
-
-async function post(origin: string, route: string, body: unknown): Promise<number> {
-  const res = await fetch(`${origin}${route}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return res.status;
 }
 
 /** No sideways scrolling at this width; else which elements stick out. */
@@ -113,11 +105,7 @@ describe('the dashboard in Chromium: contact groups, a transfer’s timeline, ex
     });
     work = await tempDir('web-dashboard');
     // The account is setup, not the point: registered by the API, confirmed by the mailed link's token.
-    expect(await post(server.url, '/api/auth/register', { email: SENDER, password: PASSWORD })).toBe(202);
-    const mail = await sink.waitFor('the confirmation mail', (m) => m.to.includes(SENDER));
-    const token = /\/verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? '')?.[1];
-    expect(token, 'a confirmation link in the mail').toBeTruthy();
-    expect(await post(server.url, '/api/auth/verify-email', { token })).toBe(200);
+    await registerAndVerify(server.url, sink, SENDER, PASSWORD);
   });
 
   afterEach(async (context: TestContext) => {

@@ -2,6 +2,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { axeViolations } from '../support/a11y.js';
+import { registerAndVerify } from '../support/accounts.js';
 import { failed, saveArtifact } from '../support/artifacts.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/browser.js';
 import { runFerry } from '../support/cli.js';
@@ -69,23 +71,6 @@ describe('subdomains and the cross-domain sign-in, in Chromium', () => {
     if (work) await fs.rm(work, { recursive: true, force: true });
   });
 
-  async function registerAndVerify(email: string): Promise<void> {
-    const registered = await fetch(`${server.url}/api/auth/register`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password: PASSWORD }),
-    });
-    expect(registered.status).toBe(202);
-    const mail = await sink.waitFor(`the verification mail of ${email}`, (m) => m.to.includes(email));
-    const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? '')?.[1];
-    const verified = await fetch(`${server.url}/api/auth/verify-email`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ token }),
-    });
-    expect(verified.status).toBe(200);
-  }
-
   /** A session of the account for API calls (as a script would make them). */
   async function bearerOf(email: string): Promise<{ authorization: string; uid: string }> {
     const signedIn = await fetch(`${server.url}/api/auth/signin`, {
@@ -110,8 +95,8 @@ describe('subdomains and the cross-domain sign-in, in Chromium', () => {
   }
 
   it('hands a team manager who signs in on the main host off to the team’s subdomain, signed in there', async () => {
-    await registerAndVerify(OPERATOR);
-    await registerAndVerify(MANAGER);
+    await registerAndVerify(server.url, sink, OPERATOR, PASSWORD);
+    await registerAndVerify(server.url, sink, MANAGER, PASSWORD);
     const ops = (args: string[]) =>
       runFerry(args, { FERRY_STATE_DIR: path.join(work, 'ops-state'), FERRY_SERVER: server.url });
     expect((await ops(['login', '--email', OPERATOR, '--password', PASSWORD])).code).toBe(0);
@@ -170,5 +155,41 @@ describe('subdomains and the cross-domain sign-in, in Chromium', () => {
     await page.goto(`${main}/d/notfound`);
     await page.getByTestId('page-transfer-not-found').waitFor();
     expect(await page.locator('.app-footer').count()).toBe(1);
+  });
+
+  it('shows the team’s addresses on /dashboard/customization, free of axe violations on a desktop and a phone', async () => {
+    const { page } = await newPage();
+    await page.goto(`${main}/signin`);
+    await page.getByTestId('signin-email').fill(MANAGER);
+    await page.getByTestId('signin-password').fill(PASSWORD);
+    await page.getByTestId('signin-submit').click();
+    await page.waitForURL((url) => url.host === new URL(acme).host && url.search === '', { timeout: 20_000 });
+    await page.getByTestId('user-menu-button').waitFor();
+    await page.goto(`${acme}/dashboard/customization`);
+    const panel = page.getByTestId('domains-panel');
+    await panel.waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('subdomain-name').inputValue()).toBe('acme');
+    expect(await page.getByTestId('subdomain-address').textContent()).toContain('acme.ferry.test');
+    // A custom domain waiting for its DNS record: the record to publish, with its copy buttons.
+    await page.getByTestId('custom-domain-input').fill('files.acme-studio.example');
+    await page.getByTestId('custom-domain-add').click();
+    const item = page.getByTestId('custom-domain-files-acme-studio-example');
+    await item.getByTestId('custom-domain-record-value').waitFor({ timeout: 15_000 });
+    expect(await item.getByTestId('custom-domain-status').textContent()).toBeTruthy();
+    const found = await axeViolations(page, 'customization with the domains panel @1280px');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await item.scrollIntoViewIfNeeded();
+    found.push(...(await axeViolations(page, 'customization with the domains panel @375px')));
+    expect(found).toEqual([]);
+    // On a phone the record and the rest of the panel stay inside the window.
+    const sticking = await panel.evaluate((root) =>
+      [root, ...Array.from(root.querySelectorAll<HTMLElement>('*'))]
+        .filter(
+          (el) =>
+            el.getBoundingClientRect().right > window.innerWidth + 0.5 || el.scrollWidth > el.clientWidth + 1,
+        )
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className}`),
+    );
+    expect(sticking).toEqual([]);
   });
 });

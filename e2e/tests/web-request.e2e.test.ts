@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { registerAndVerify } from '../support/accounts.js';
 import { docScreenshot, failed, saveArtifact } from '../support/artifacts.js';
 import { useBrowser } from '../support/browser.js';
 import { sha256, waitFor, writeTree } from '../support/files.js';
@@ -17,15 +18,6 @@ const subjectOf = (m: Mail) => m.parsed.subject ?? '';
 
 async function scrollWidth(page: Page): Promise<number> {
   return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
-}
-
-async function json(origin: string, method: string, route: string, body?: unknown) {
-  const res = await fetch(`${origin}${route}`, {
-    method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> | null };
 }
 
 /** The text of the toasts on screen. */
@@ -50,19 +42,7 @@ describe('request files (S3) in Chromium: the requester and the people who uploa
     });
     work = await tempDir('web-request');
     // The requester's account: signed up and confirmed through the link mailed to them.
-    expect(
-      (
-        await json(server.url, 'POST', '/api/auth/register', {
-          email: REQUESTER,
-          password: PASSWORD,
-          firstname: 'Ada',
-        })
-      ).status,
-    ).toBe(202);
-    const confirmation = await sink.waitFor('the sign-up confirmation', (m) => m.to.includes(REQUESTER));
-    const token = /\/verify-email\?token=([A-Za-z0-9_-]+)/.exec(confirmation.parsed.text ?? '')?.[1];
-    expect(token, 'a confirmation link').toBeTruthy();
-    expect((await json(server.url, 'POST', '/api/auth/verify-email', { token })).status).toBe(200);
+    await registerAndVerify(server.url, sink, REQUESTER, PASSWORD, 'Ada');
   });
 
   afterEach(async (context: TestContext) => {

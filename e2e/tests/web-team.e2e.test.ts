@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { registerAndVerify, signInInPage } from '../support/accounts.js';
 import { failed, saveArtifact } from '../support/artifacts.js';
 import { useBrowser } from '../support/browser.js';
 import { runFerry } from '../support/cli.js';
@@ -20,31 +21,6 @@ const PASSWORD = 'harbour master keeps time';
 const OPERATOR = 'ops@ferry-team.example';
 const MANAGER = 'marta@team.example';
 const MEMBER = 'milo@team.example';
-
-async function registerAndVerify(origin: string, sink: MailSink, email: string): Promise<void> {
-  const registered = await fetch(`${origin}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  expect(registered.status).toBe(202);
-  const mail = await sink.waitFor(`the verification mail of ${email}`, (m) => m.to.includes(email));
-  const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? '')?.[1];
-  const verified = await fetch(`${origin}/api/auth/verify-email`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  expect(verified.status).toBe(200);
-}
-
-async function signInInPage(page: Page, origin: string, email: string): Promise<void> {
-  await page.goto(`${origin}/signin`);
-  await page.getByTestId('signin-email').fill(email);
-  await page.getByTestId('signin-password').fill(PASSWORD);
-  await page.getByTestId('signin-submit').click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 15_000 });
-}
 
 async function scrollWidth(page: Page): Promise<number> {
   return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
@@ -90,8 +66,8 @@ describe('a team a manager runs, in Chromium', () => {
 
   it('a manager invites a member who joins from the mail, is held to links only, and is found in the admin pages', async () => {
     // An operator gives Marta's account a team plan from the command line.
-    await registerAndVerify(server.url, sink, OPERATOR);
-    await registerAndVerify(server.url, sink, MANAGER);
+    await registerAndVerify(server.url, sink, OPERATOR, PASSWORD);
+    await registerAndVerify(server.url, sink, MANAGER, PASSWORD);
     const ops = (args: string[]) =>
       runFerry(args, { FERRY_STATE_DIR: path.join(work, 'ops-state'), FERRY_SERVER: server.url });
     expect((await ops(['login', '--email', OPERATOR, '--password', PASSWORD])).code).toBe(0);
@@ -101,7 +77,7 @@ describe('a team a manager runs, in Chromium', () => {
     // Marta invites Milo from /dashboard/admin/users.
     const managerContext = await scenarios.newContext({ viewport: { width: 1280, height: 900 } });
     const manager = await managerContext.newPage();
-    await signInInPage(manager, server.url, MANAGER);
+    await signInInPage(manager, server.url, MANAGER, PASSWORD);
     await manager.goto(`${server.url}/dashboard/admin/users`);
     await manager.getByTestId('invite-addresses').fill(MEMBER);
     await manager.getByTestId('invite-submit').click();
@@ -136,7 +112,7 @@ describe('a team a manager runs, in Chromium', () => {
     // Milo signs in (a sign-in for the log) and sees only links in the uploader.
     const memberContext = await scenarios.newContext({ viewport: { width: 1280, height: 900 } });
     const member = await memberContext.newPage();
-    await signInInPage(member, server.url, MEMBER);
+    await signInInPage(member, server.url, MEMBER, PASSWORD);
     await member.goto(`${server.url}/#S1`);
     await member.locator('[data-transfer-type="S2"]').waitFor();
     expect(await member.getByTestId('type-S1').count()).toBe(0);

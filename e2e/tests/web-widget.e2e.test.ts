@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { signInInPage } from '../support/accounts.js';
 import { docScreenshot, failed, SCREENSHOTS_DIR, saveArtifact } from '../support/artifacts.js';
 import { useBrowser } from '../support/browser.js';
 import { sha256, waitFor } from '../support/files.js';
+import { type ForeignSite, startForeignSite } from '../support/foreign-site.js';
 import { verificationTokenFromOutbox } from '../support/mail.js';
 import { FerryProcess, freePort, tempDir } from '../support/server.js';
 
@@ -39,26 +39,6 @@ async function createAccount(server: FerryProcess, email: string): Promise<void>
   expect(verified.status).toBe(200);
 }
 
-/** A plain web server of "another site": the pages given, as HTML, nothing else. */
-async function startForeignSite(pages: Map<string, string>) {
-  const server = http.createServer((request, response) => {
-    const page = pages.get((request.url ?? '/').split('?')[0] ?? '/');
-    if (!page) {
-      response.writeHead(404).end('not found');
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    response.end(page);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    // `localhost`, not 127.0.0.1: another origin and another site than Ferry's, as a customer's site would be.
-    url: `http://localhost:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 function foreignPage(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
@@ -83,18 +63,11 @@ async function fitsWidth(page: Page, width: number): Promise<void> {
   expect(scroll, out.join('\n')).toBeLessThanOrEqual(width);
 }
 
-async function signIn(page: Page, origin: string, next: string): Promise<void> {
-  await page.goto(`${origin}/signin?next=${encodeURIComponent(next)}`);
-  await page.getByTestId('signin-email').fill(OWNER);
-  await page.getByTestId('signin-password').fill(PASSWORD);
-  await page.getByTestId('signin-submit').click();
-}
-
 describe('upload inboxes and the widget on another site, in Chromium', () => {
   const scenarios = useBrowser();
   let server: FerryProcess;
   let work: string;
-  let site: Awaited<ReturnType<typeof startForeignSite>> | null = null;
+  let site: ForeignSite | null = null;
   const pages = new Map<string, string>();
 
   beforeAll(async () => {
@@ -123,7 +96,7 @@ describe('upload inboxes and the widget on another site, in Chromium', () => {
     const ownerContext = await scenarios.newContext({ viewport: { width: 1280, height: 900 } });
     await ownerContext.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     const owner = await ownerContext.newPage();
-    await signIn(owner, server.url, '/dashboard/admin/inboxes');
+    await signInInPage(owner, server.url, OWNER, PASSWORD, '/dashboard/admin/inboxes');
     await owner.getByTestId('page-inboxes').waitFor({ timeout: 20_000 });
     // A free plan: the inboxes are in the main menu (spec §2/§6), and a link now.
     expect(

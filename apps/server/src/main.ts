@@ -856,6 +856,7 @@ export async function createFerry(
     downloads.brandWith((transfer) => customization.brandOf(transfer));
     receive.brandWith((ownerId) => customization.receiveThemeOf(ownerId));
     notifications.brandMails((ownerId) => customization.mailBrandOf(ownerId));
+    receive.brandMails((ownerId) => customization.mailBrandOf(ownerId));
     const app = await buildApp({
       ...hosts,
       config,

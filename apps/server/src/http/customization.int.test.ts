@@ -397,4 +397,68 @@ describe('mails', () => {
     expect(plain).not.toContain('/api/theme/assets/');
     expect(plain.toLowerCase()).not.toContain('#1b5e20');
   });
+
+  it("of an owner's inbox carry the owner's: the received-files mail and the uploader's receipt", async () => {
+    const header = await upload(manager, 'mailHeader', await png(600, 100));
+    await put(manager, manager.uid, {
+      mailHeaderURL: header.body.url,
+      backgroundColor: '#5D4037',
+      actionColor: '#1B5E20',
+    });
+    const themed = await receiveInto(manager);
+    // The header image on the band's colour in both; the button (the notification's alone) in the action colour.
+    for (const mail of [themed.notification, themed.receipt]) {
+      const html = String(mail.parsed.html);
+      expect(html).toContain(`${ferry.publicOrigin}${header.body.url}`);
+      expect(html.toLowerCase()).toContain('background-color:#5d4037');
+    }
+    expect(String(themed.notification.parsed.html).toLowerCase()).toContain('background-color:#1b5e20');
+    // Another owner's keep Ferry's look.
+    const plain = await receiveInto(stranger);
+    for (const mail of [plain.notification, plain.receipt]) {
+      const html = String(mail.parsed.html).toLowerCase();
+      expect(html).not.toContain('/api/theme/assets/');
+      expect(html).not.toContain('#5d4037');
+      expect(html).not.toContain('#1b5e20');
+    }
+  });
 });
+
+/**
+ * An S1 inbox of `owner` (which mails the uploader a receipt) and one upload into it; the owner's received-files
+ * mail and the uploader's receipt.
+ */
+async function receiveInto(owner: Account) {
+  const slug = `mailed-${process.pid}-${++n}`;
+  const inbox = await api(ferry.baseUrl, '/api/receive/inboxes', {
+    method: 'POST',
+    headers: owner.bearer,
+    json: { slug, title: 'Mailed files', linkMode: 'S1' },
+  });
+  expect(inbox.status, JSON.stringify(inbox.body)).toBe(201);
+  const uploader = `uploader-${process.pid}-${++n}@theme.example`;
+  const data = Buffer.from('files for the owner');
+  const created = await api(ferry.baseUrl, '/api/receive/uploads', {
+    method: 'POST',
+    json: {
+      target: { kind: 'inbox', slug },
+      uploaderEmail: uploader,
+      files: [{ name: 'a.txt', size: data.length }],
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const { transferId, uploadToken, files } = created.body;
+  await new TusTestClient(ferry.baseUrl, uploadToken).upload(transferId, files[0].id, data);
+  const done = await api(ferry.baseUrl, `/api/receive/uploads/${transferId}/complete`, {
+    method: 'POST',
+    headers: { 'x-upload-token': uploadToken },
+    json: { files: [{ id: files[0].id, sha256: sha256(data) }] },
+  });
+  expect(done.status, JSON.stringify(done.body)).toBe(200);
+  return {
+    notification: await sink.waitFor(
+      (m) => m.to.includes(owner.email) && String(m.parsed.text).includes(transferId),
+    ),
+    receipt: await sink.waitFor((m) => m.to.includes(uploader)),
+  };
+}

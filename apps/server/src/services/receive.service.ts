@@ -16,7 +16,12 @@ import {
 import type { PgReceiveRepository } from '../db/receive.repository.js';
 import { newTransferId } from '../lib/ids.js';
 import type { OutgoingMail } from '../mail/mailer.js';
-import { passwordGuessing, uploadReceipt, uploadReceived } from '../mail/templates/index.js';
+import {
+  type MailContext,
+  passwordGuessing,
+  uploadReceipt,
+  uploadReceived,
+} from '../mail/templates/index.js';
 import { constantTimeEqual, randomToken, sha256Hex } from '../security/secrets.js';
 import { AppError } from './app-error.js';
 import type { Authenticated } from './auth.service.js';
@@ -124,6 +129,16 @@ export class ReceiveService {
   /** The colours of the owner's account or team theme, under a request's, inbox's or widget's own (customization). */
   brandWith(ownerTheme: (ownerId: string) => Promise<ReceiveTheme | null>): void {
     this.ownerTheme = ownerTheme;
+  }
+
+  private mailBrand: ((ownerId: string) => Promise<MailContext['brand']>) | null = null;
+
+  /**
+   * The header image and colours of the owner's account or team in the mails of their receive points: the
+   * received-files mail to them and the receipt to the uploader (CustomizationService).
+   */
+  brandMails(brand: (ownerId: string) => Promise<MailContext['brand']>): void {
+    this.mailBrand = brand;
   }
 
   async checkPassword(input: ReceiveCheckPasswordRequest, ctx: ReceiveContext): Promise<void> {
@@ -411,12 +426,14 @@ export class ReceiveService {
     if (row.recipientId) await this.repo.markRecipientUploaded(row.recipientId);
     const owner = await this.owners.byId(transfer.ownerId);
     const files = (await this.transfers.files(transferId)).filter((f) => f.uploadedAt);
+    const brand = this.mailBrand ? await this.mailBrand(transfer.ownerId) : null;
     if (owner && row.uploadNotification && owner.notify.upload) {
       const rendered = await uploadReceived(
         {
           locale: owner.user.locale,
           timeZone: transfer.timeZone ?? undefined,
           productName: this.settings.productName,
+          brand,
         },
         {
           uploaderName: row.uploaderName,
@@ -447,6 +464,7 @@ export class ReceiveService {
           locale: row.uploaderLocale,
           timeZone: row.uploaderTimeZone ?? undefined,
           productName: this.settings.productName,
+          brand,
         },
         {
           ownerName: await this.ownerName(row.requestId),
