@@ -103,9 +103,12 @@ describe('differentShare', () => {
     expect(differentShare(white, nearWhite, { tolerance: 10 })).toBe(1);
   });
 
-  it('refuses pictures of different sizes', async () => {
+  it('compares pictures of different sizes over the larger, counting what only one has as changed', async () => {
     const a = await decodePicture(await png(10, 10, '#ffffff'));
     const b = await decodePicture(await png(10, 11, '#ffffff'));
-    expect(() => differentShare(a, b)).toThrow(/different sizes/);
+    expect(differentShare(a, b)).toBeCloseTo(10 / 110, 10);
+    expect(differentShare(b, a)).toBeCloseTo(10 / 110, 10);
+    const wide = await decodePicture(await png(20, 10, '#ffffff'));
+    expect(differentShare(a, wide)).toBeCloseTo(0.5, 10);
   });
 });

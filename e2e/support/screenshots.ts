@@ -52,22 +52,27 @@ export function colorShare(picture: Picture, hex: string, options: { tolerance?:
 }
 
 /**
- * The share (0–1) of pixels that differ between two pictures of the same size: those where some channel differs
- * by more than `tolerance` (0–255; default 16, above anti-aliasing noise between two renderings of one page).
+ * The share (0–1) of pixels that differ between two pictures laid over each other from their top-left corner:
+ * those where some channel differs by more than `tolerance` (0–255; default 16, above anti-aliasing noise between
+ * two renderings of one page). Pictures of different sizes (an element that grew) are compared over the larger
+ * area, where a pixel only one of them has counts as changed.
  */
 export function differentShare(a: Picture, b: Picture, options: { tolerance?: number } = {}): number {
-  if (a.width !== b.width || a.height !== b.height)
-    throw new Error(`pictures of different sizes: ${a.width}×${a.height} and ${b.width}×${b.height}`);
   const tolerance = options.tolerance ?? 16;
-  let differ = 0;
-  for (let p = 0; p < a.width * a.height; p++) {
-    const i = p * 3;
-    if (
-      Math.abs(a.data[i]! - b.data[i]!) > tolerance ||
-      Math.abs(a.data[i + 1]! - b.data[i + 1]!) > tolerance ||
-      Math.abs(a.data[i + 2]! - b.data[i + 2]!) > tolerance
-    )
-      differ++;
-  }
-  return differ / (a.width * a.height);
+  const width = Math.min(a.width, b.width);
+  const height = Math.min(a.height, b.height);
+  let same = 0;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = (y * a.width + x) * 3;
+      const j = (y * b.width + x) * 3;
+      if (
+        Math.abs(a.data[i]! - b.data[j]!) <= tolerance &&
+        Math.abs(a.data[i + 1]! - b.data[j + 1]!) <= tolerance &&
+        Math.abs(a.data[i + 2]! - b.data[j + 2]!) <= tolerance
+      )
+        same++;
+    }
+  const area = Math.max(a.width, b.width) * Math.max(a.height, b.height);
+  return (area - same) / area;
 }

@@ -349,7 +349,9 @@ describe('a team theme, in Chromium', () => {
             getComputedStyle(el).getPropertyValue('--color-start').trim().toLowerCase(),
           ),
         ).toBe(START);
-      }
+        // The team's logo in place of Ferry's mark.
+        await visitor.getByTestId('receive-logo').waitFor();
+      } else expect(await visitor.getByTestId('receive-logo').count()).toBe(0);
       keep(
         'inbox',
         look,
@@ -361,11 +363,13 @@ describe('a team theme, in Chromium', () => {
       const form = visitor.frameLocator('iframe').getByTestId('widget-form');
       await form.waitFor({ timeout: 30_000 });
       const frameHead = visitor.frameLocator('iframe').locator('.widget-head');
-      if (look === 'themed')
+      if (look === 'themed') {
         await settled(
           () => frameHead.evaluate((el) => getComputedStyle(el).backgroundColor),
           rgb(BACKGROUND),
         );
+        await visitor.frameLocator('iframe').getByTestId('widget-logo').waitFor();
+      } else expect(await visitor.frameLocator('iframe').getByTestId('widget-logo').count()).toBe(0);
       keep(
         'widget',
         look,
@@ -455,8 +459,8 @@ describe('a team theme, in Chromium', () => {
     // --- The pictures compared. ---
     // Thresholds, from what these pages and mails show with margin: themed, the start button is about 80–93 %
     // its colour and a page's header band 76–91 % (the gradient's lighter part is not near it); Ferry's own look
-    // has none of either (0 %). A page changes in 67–83 % of its pixels; the widget in 13 % of its frame (a white
-    // form under the band); a mail in 12 % (its header image is 4 % of the pane, the band around it 2 %, the
+    // has none of either (0 %). A page changes in 67–83 % of its pixels; the widget in 32 % of its frame (the logo
+    // in the band moves the white form under it down); a mail in 12 % (its header image is 4 % of the pane, the band around it 2 %, the
     // button 1 %).
     const report: string[] = [];
     const compare = (

@@ -142,6 +142,45 @@ describe("the owner's theme on request and inbox pages", () => {
       DEFAULTS.backgroundColor,
     );
   });
+
+  it("shows the owner's logo on their request, inbox and widget pages, and no one else's", async () => {
+    const logo = await upload(manager, 'logo', await png(120, 40, '#1b5e20'));
+    expect(logo.status).toBe(201);
+    expect((await put(manager, manager.uid, { logoURL: logo.body.url })).status).toBe(200);
+    const tag = `${process.pid}-logo`;
+    const inboxOf = async (who: Account, slug: string) => {
+      const made = await api(ferry.baseUrl, '/api/receive/inboxes', {
+        method: 'POST',
+        headers: who.bearer,
+        json: { slug, title: 'Logos' },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      return made.body.inboxId as string;
+    };
+    const ours = await inboxOf(manager, `logo-team-${tag}`);
+    await inboxOf(stranger, `logo-other-${tag}`);
+    // The team's inbox wears the team's logo, on its page and its widget.
+    expect((await api(ferry.baseUrl, `/api/receive/points/inbox/logo-team-${tag}`)).body.logoURL).toBe(
+      logo.body.url,
+    );
+    const widget = await api(ferry.baseUrl, `/api/receive/inboxes/${ours}/widgets`, {
+      method: 'POST',
+      headers: manager.bearer,
+      json: { name: 'Site' },
+    });
+    expect(widget.status, JSON.stringify(widget.body)).toBe(201);
+    expect(
+      (await api(ferry.baseUrl, `/api/receive/points/widget/${widget.body.widgetId}`)).body.logoURL,
+    ).toBe(logo.body.url);
+    expect((await api(ferry.baseUrl, `/api/receive/points/inbox/logo-other-${tag}`)).body.logoURL).toBeNull();
+    // The logo's bytes are served (a re-encoded image, never what was sent).
+    const served = await fetch(`${ferry.baseUrl}${logo.body.url}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toMatch(/^image\//);
+    // A plan that ended shows Ferry's mark again.
+    await query(ferry, `UPDATE users SET plan_type = 'NONE' WHERE id = $1`, [manager.uid]);
+    expect((await api(ferry.baseUrl, `/api/receive/points/inbox/logo-team-${tag}`)).body.logoURL).toBeNull();
+  });
 });
 
 describe('PUT /api/user/users/{uid}/customization', () => {

@@ -6,7 +6,6 @@ import {
   MAX_WALLPAPERS,
   type OwnerCustomization,
   type PlanType,
-  type ReceiveTheme,
   THEME_ASSET_PATH,
   type Theme,
   type ThemeAsset,
@@ -28,6 +27,7 @@ import type { Authenticated } from './auth.service.js';
 import { planOf } from './effective-plan.js';
 import type { HostDirectory } from './host-ports.js';
 import type { RateLimiter } from './ports.js';
+import type { OwnerReceiveBrand } from './receive-points.js';
 
 /** The saved fields of a theme (themes.settings); absent ones take the defaults. */
 export interface StoredTheme {
@@ -304,14 +304,17 @@ export class CustomizationService implements TransferCustomizer {
     };
   }
 
-  /** The colours of an owner's applied theme, for their request, inbox and widget pages; null without a theme. */
-  async receiveThemeOf(ownerId: string): Promise<ReceiveTheme | null> {
+  /** The colours and logo of an owner's applied theme, for their request, inbox and widget pages; null without one. */
+  async receiveThemeOf(ownerId: string): Promise<OwnerReceiveBrand | null> {
     const stored = await this.teamThemeOf(ownerId);
     if (!stored) return null;
     return {
-      backgroundColor: stored.backgroundColor ?? null,
-      actionColor: stored.actionColor ?? null,
-      startbtnColor: stored.startbtnColor ?? null,
+      colors: {
+        backgroundColor: stored.backgroundColor ?? null,
+        actionColor: stored.actionColor ?? null,
+        startbtnColor: stored.startbtnColor ?? null,
+      },
+      logoURL: stored.logoURL ?? null,
     };
   }
 

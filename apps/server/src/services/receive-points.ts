@@ -28,6 +28,13 @@ import {
 } from './receive-owner.js';
 
 /** A receive point an upload goes to, with everything the rules need (never sent as is: secrets inside). */
+/** An owner's account or team theme as their receive pages show it (CustomizationService.receiveThemeOf). */
+export interface OwnerReceiveBrand {
+  colors: ReceiveTheme;
+  /** The theme's logo, a path on this server; null: none. */
+  logoURL: string | null;
+}
+
 export interface ResolvedPoint {
   kind: 'request' | 'inbox';
   request: RequestRecord | null;
@@ -89,7 +96,7 @@ export class ReceivePoints {
    * What the upload page shows (no secrets). Its colours: the widget's, then the request's or inbox's own, then
    * the owner's account or team theme (`ownerTheme`), then the defaults.
    */
-  publicView(point: ResolvedPoint, ownerTheme: ReceiveTheme | null = null): ReceivePointPublic {
+  publicView(point: ResolvedPoint, owner: OwnerReceiveBrand | null = null): ReceivePointPublic {
     const own = point.request
       ? storedTheme(undefined, point.request.customization)
       : point.widget
@@ -98,7 +105,7 @@ export class ReceivePoints {
             storedTheme(undefined, point.inbox!.customization),
           )
         : storedTheme(undefined, point.inbox!.customization);
-    const theme = ownerTheme ? mergeThemes(own, ownerTheme) : own;
+    const theme = owner ? mergeThemes(own, owner.colors) : own;
     return {
       kind: point.kind,
       id: point.request ? point.request.id : point.inbox!.slug,
@@ -114,6 +121,7 @@ export class ReceivePoints {
       expiresAt: point.request ? point.request.expiresAt.toISOString() : null,
       fields: point.fields,
       theme: filledTheme(theme),
+      logoURL: owner?.logoURL ?? null,
       recipientEmail: point.recipient?.email ?? null,
     };
   }

@@ -9,7 +9,6 @@ import {
   type ReceivePointPublic,
   type ReceiveReceipt,
   type ReceiveTarget,
-  type ReceiveTheme,
   ReceiveUploadCreate,
   type ReceiveUploadCreateResponse,
 } from '@ferry/core';
@@ -37,7 +36,7 @@ import {
   type TransferRepository,
 } from './ports.js';
 import { type ReceiveOwners, signedIn } from './receive-owner.js';
-import type { ReceivePoints, ResolvedPoint } from './receive-points.js';
+import type { OwnerReceiveBrand, ReceivePoints, ResolvedPoint } from './receive-points.js';
 import {
   downloadLink,
   fileNameProblems,
@@ -124,10 +123,10 @@ export class ReceiveService {
     return this.points.publicView(point, ownerTheme);
   }
 
-  private ownerTheme: ((ownerId: string) => Promise<ReceiveTheme | null>) | null = null;
+  private ownerTheme: ((ownerId: string) => Promise<OwnerReceiveBrand | null>) | null = null;
 
   /** The colours of the owner's account or team theme, under a request's, inbox's or widget's own (customization). */
-  brandWith(ownerTheme: (ownerId: string) => Promise<ReceiveTheme | null>): void {
+  brandWith(ownerTheme: (ownerId: string) => Promise<OwnerReceiveBrand | null>): void {
     this.ownerTheme = ownerTheme;
   }
 

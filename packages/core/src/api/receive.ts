@@ -422,6 +422,11 @@ export const ReceivePointPublic = z.object({
   fields: UploaderFields,
   /** Colours with the spec §3 defaults filled in. */
   theme: z.object({ backgroundColor: HexColor, actionColor: HexColor, startbtnColor: HexColor }),
+  /**
+   * The logo of the owner's account or team theme (a path on this server, `/api/theme/assets/{id}`), shown in the
+   * page's header and the widget's band; null: Ferry's mark.
+   */
+  logoURL: z.string().nullable().default(null),
   /** S1 request opened with a valid `userSecret`: the asked person's address (they need not type it). */
   recipientEmail: z.string().nullable(),
 });

@@ -84,6 +84,7 @@ export function widgetPoint(overrides: Partial<ReceivePointPublic> = {}): Receiv
     fields: { name: 'optional', email: 'optional', message: 'optional', questions: [] },
     theme: { backgroundColor: '#4052B5', actionColor: '#3F51B5', startbtnColor: '#FF6208' },
     recipientEmail: null,
+    logoURL: null,
     ...overrides,
   };
 }

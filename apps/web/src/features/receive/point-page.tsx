@@ -1,6 +1,6 @@
 import type { ReceivePointPublic, ReceiveTarget } from '@ferry/core';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertIcon, ClockIcon, LockIcon } from '../../components/icons';
 import { useDescribeError } from '../../hooks/use-describe-error';
@@ -109,7 +109,7 @@ export function PointPage({ target, before }: { target: ReceiveTarget; before?: 
   const [passwordRefused, setPasswordRefused] = useState(false);
   const [goneError, setGoneError] = useState<unknown>(null);
   const point = query.data;
-  const theme = point?.theme ?? null;
+  const theme = useMemo(() => (point ? { ...point.theme, logoURL: point.logoURL ?? null } : null), [point]);
   useEffect(() => {
     setTheme(theme);
     return () => setTheme(null);

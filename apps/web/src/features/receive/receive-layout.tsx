@@ -25,6 +25,8 @@ export interface PageTheme {
   backgroundColor: string;
   actionColor: string;
   startbtnColor: string;
+  /** The owner's logo (their account or team theme), in place of Ferry's mark and name; null: none. */
+  logoURL?: string | null;
 }
 
 const ThemeContext = createContext<(theme: PageTheme | null) => void>(() => undefined);
@@ -73,7 +75,9 @@ export function ReceiveLayout({ children }: { children?: ReactNode }) {
   const set = useCallback((next: PageTheme | null) => setTheme(next), []);
   const style = useMemo(() => themeStyle(theme), [theme]);
   const limited = !auth.user;
-  const brand = (
+  const brand = theme?.logoURL ? (
+    <img className="brand-logo" src={theme.logoURL} alt="" data-testid="receive-logo" />
+  ) : (
     <>
       <LogoMark className="brand-mark" />
       <span className="brand-name">{PRODUCT_NAME}</span>

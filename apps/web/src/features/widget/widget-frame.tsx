@@ -11,6 +11,8 @@ import { type FilledTheme, themeStyle } from './theme';
 export function WidgetFrame(props: {
   theme: FilledTheme;
   title: string | null;
+  /** The owner's logo (their account or team theme) at the top of the band; null: none. */
+  logoURL?: string | null;
   ownerName?: string | null;
   message?: string | null;
   children: ReactNode;
@@ -23,6 +25,9 @@ export function WidgetFrame(props: {
   return (
     <div className="widget-card" style={themeStyle(props.theme)} data-testid={props.testId}>
       <header className="widget-head">
+        {props.logoURL && (
+          <img className="brand-logo widget-logo" src={props.logoURL} alt="" data-testid="widget-logo" />
+        )}
         <Title className="widget-title" data-testid={props.preview ? undefined : 'widget-title'}>
           {props.title || t('uploader:widget.default_title')}
         </Title>

@@ -112,6 +112,7 @@ export function WidgetPage({ widgetId }: { widgetId: string }) {
       <WidgetFrame
         theme={fillTheme(point?.theme)}
         title={point?.title ?? null}
+        logoURL={point?.logoURL}
         ownerName={point?.ownerName}
         message={point?.message}
       >
