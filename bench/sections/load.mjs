@@ -8,6 +8,7 @@
 // `npm run bench -- --instances 2`): that many instances on the machine's PostgreSQL (a bench database, dropped
 // afterwards), s3rver and Redis, behind a round-robin proxy (lib/proxy.mjs).
 import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -187,6 +188,8 @@ async function startScaledOut(ctx, s) {
       baseUrl: proxyUrl,
       instances,
       helpers: [
+        // the machine's PostgreSQL names each backend's database in its process title
+        { name: 'PostgreSQL (bench database backends)', pids: () => pidsNaming(dbName) },
         { name: 'proxy', pids: () => [proxy.pid] },
         { name: 's3rver', pids: () => [s3.pid] },
       ],
@@ -197,6 +200,20 @@ async function startScaledOut(ctx, s) {
     await stopAll();
     throw error;
   }
+}
+
+/** Processes whose command line mentions `text` (PostgreSQL backends show their database there). @param {string} text */
+function pidsNaming(text) {
+  const out = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'latin1').includes(text)) out.push(Number(name));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
 }
 
 /** @param {string} url @param {string} sql */
