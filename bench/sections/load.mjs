@@ -25,7 +25,7 @@ import {
 import { download, request } from '../lib/http-client.mjs';
 import { cpuSecondsOf, machineBusySeconds, processTree, startMemorySampler } from '../lib/procfs.mjs';
 import { startS3rver } from '../lib/s3rver-process.mjs';
-import { freePort, startServer } from '../lib/server-process.mjs';
+import { freePort, logExcerpt, startServer } from '../lib/server-process.mjs';
 import { envInt, fmtMB, fmtMs, log, MB, MiB, now, percentile, sleep } from '../lib/util.mjs';
 import { ZipVerifier } from '../lib/zip-verify.mjs';
 
@@ -75,6 +75,7 @@ const LOAD_ENV = { MAX_CONNECTIONS_PER_CLIENT: '0' };
  * @property {Array<{ name: string, pids: () => number[] }>} helpers other processes whose CPU time is reported
  *   (embedded PostgreSQL, proxy, s3rver)
  * @property {string} description
+ * @property {string[]} logFiles the servers' logs, quoted when the load met errors
  * @property {() => Promise<void>} stop
  */
 
@@ -98,6 +99,7 @@ async function startOne(ctx) {
     instances: [{ name: 'Ferry', pid: server.pid, sampler, stop: server.stop }],
     helpers: [{ name: 'embedded PostgreSQL', pids: embeddedPg }],
     description: '1 instance, embedded default (embedded PostgreSQL, local files)',
+    logFiles: [server.logFile],
     async stop() {
       const code = await server.stop();
       if (code !== 0) log(`warning: the load Ferry exited with code ${code}; log: ${server.logFile}`);
@@ -152,6 +154,8 @@ async function startScaledOut(ctx, s) {
     /** @type {Instance[]} */
     const instances = [];
     const upstreams = [];
+    /** @type {string[]} */
+    const logFiles = [];
     // one after the other: the first one migrates the database
     for (let i = 1; i <= s.instances; i++) {
       const server = await ctx.startFerry(`Ferry ${i} (load)`, `ferry-load-${i}`, env);
@@ -166,6 +170,7 @@ async function startScaledOut(ctx, s) {
         stop: server.stop,
       });
       upstreams.push(server.baseUrl);
+      logFiles.push(server.logFile);
       log(`load Ferry ${i} up (pid ${server.pid}) at ${server.baseUrl}`);
     }
     const proxy = await startServer({
@@ -194,6 +199,7 @@ async function startScaledOut(ctx, s) {
         { name: 's3rver', pids: () => [s3.pid] },
       ],
       description: `${s.instances} instances on the machine's PostgreSQL, s3rver and Redis, behind a round-robin Node proxy`,
+      logFiles: [...logFiles, path.join(ctx.tmpDir, 's3rver.log'), proxy.logFile],
       stop: stopAll,
     };
   } catch (error) {
@@ -337,14 +343,27 @@ async function runMixedLoad(fleet, transfers, s) {
     stats.corrupted++;
     if (stats.firstErrors.length < KEEP_ERRORS) stats.firstErrors.push(`corrupted: ${what}`.slice(0, 400));
   };
-  /** Counts body bytes as they arrive; the rate counts only those inside the window. */
-  const counting = (/** @type {{ update(chunk: Buffer): void }} */ inner) => ({
-    update(/** @type {Buffer} */ chunk) {
-      stats.bytesTotal += chunk.length;
-      if (!stopping) stats.bytesInWindow += chunk.length;
-      inner.update(chunk);
-    },
-  });
+  /**
+   * Counts body bytes as they arrive (the rate counts only those inside the window) and keeps the first few
+   * hundred, so that an error answer can be quoted.
+   */
+  const counting = (/** @type {{ update(chunk: Buffer): void }} */ inner) => {
+    /** @type {Buffer[]} */
+    const head = [];
+    let headLength = 0;
+    return {
+      update(/** @type {Buffer} */ chunk) {
+        stats.bytesTotal += chunk.length;
+        if (!stopping) stats.bytesInWindow += chunk.length;
+        if (headLength < 300) {
+          head.push(chunk.subarray(0, 300 - headLength));
+          headLength += Math.min(chunk.length, 300 - headLength);
+        }
+        inner.update(chunk);
+      },
+      text: () => Buffer.concat(head).toString('utf8'),
+    };
+  };
 
   const oneDownload = async () => {
     const roll = Math.random();
@@ -366,19 +385,18 @@ async function runMixedLoad(fleet, transfers, s) {
     try {
       if (kind === 'zip') {
         const verifier = new ZipVerifier();
-        const res = await download(url, { agent, sink: counting(verifier) });
-        if (res.status !== 200) return fail('ZIP body', `HTTP ${res.status}`);
+        const sink = counting(verifier);
+        const res = await download(url, { agent, sink });
+        if (res.status !== 200) return fail('ZIP body', `HTTP ${res.status}: ${sink.text()}`);
         const problems = verifier.problems(transfer.files);
         if (problems.length > 0) return corrupt(`ZIP of ${transfer.transferId}: ${problems.join('; ')}`);
       } else if (kind === 'range') {
         const { start, sha256 } = tailOf(file, 1 + Math.floor(Math.random() * (RANGE_STARTS - 1)));
         const hash = createHash('sha256');
-        const res = await download(url, {
-          agent,
-          sink: counting(hash),
-          headers: { Range: `bytes=${start}-` },
-        });
-        if (res.status !== 206) return fail('Range body', `HTTP ${res.status} for bytes=${start}-`);
+        const sink = counting(hash);
+        const res = await download(url, { agent, sink, headers: { Range: `bytes=${start}-` } });
+        if (res.status !== 206)
+          return fail('Range body', `HTTP ${res.status} for bytes=${start}-: ${sink.text()}`);
         const want = `bytes ${start}-${file.size - 1}/${file.size}`;
         if (res.headers['content-range'] !== want)
           return corrupt(`${file.name} Content-Range ${res.headers['content-range']}, expected ${want}`);
@@ -386,8 +404,9 @@ async function runMixedLoad(fleet, transfers, s) {
         if (got !== sha256) return corrupt(`${file.name} bytes=${start}- (${res.bytes} bytes) sha256 ${got}`);
       } else {
         const hash = createHash('sha256');
-        const res = await download(url, { agent, sink: counting(hash) });
-        if (res.status !== 200) return fail('file body', `HTTP ${res.status}`);
+        const sink = counting(hash);
+        const res = await download(url, { agent, sink });
+        if (res.status !== 200) return fail('file body', `HTTP ${res.status}: ${sink.text()}`);
         const got = hash.digest('hex');
         if (res.bytes !== file.size || got !== file.sha256)
           return corrupt(`${file.name}: ${res.bytes} bytes, sha256 ${got}`);
@@ -579,6 +598,8 @@ export const load = {
           )}, everything else ${c.others.toFixed(1)} (${(c.machineShareOthers * 100).toFixed(0)}% of the machine)`,
       );
       for (const message of result.firstErrors) log(`  ${message}`);
+      if (result.errors > 0)
+        for (const file of fleet.logFiles) log(`load: from ${path.basename(file)}:\n${logExcerpt(file, 12)}`);
     } finally {
       out.memory = Object.fromEntries(fleet.instances.map((i) => [i.name, i.sampler.stop()]));
       for (const [name, m] of Object.entries(out.memory))
