@@ -11,6 +11,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { cleanupAll, onCleanup, wasInterrupted } from './lib/cleanup.mjs';
 import { jsonAgent } from './lib/http-client.mjs';
 import {
@@ -41,6 +42,11 @@ function npmStartNodeFlags() {
   if (words[0] !== 'node') throw new Error(`npm start is not a node command: ${start}`);
   return words.slice(1, -1);
 }
+
+// Options are environment variables (bench/README.md); `--instances N` (`npm run bench -- --instances 2`) is the
+// same as BENCH_LOAD_INSTANCES=N: the load section on N instances behind a proxy.
+const { values: flags } = parseArgs({ options: { instances: { type: 'string' } }, strict: true });
+if (flags.instances !== undefined) process.env.BENCH_LOAD_INSTANCES = flags.instances;
 
 const config = {
   sizeBytes: envInt('BENCH_SIZE_MB', 1024) * MiB,

@@ -15,13 +15,22 @@ function expectStatus(what, res, want) {
 }
 
 /**
+ * The JSON calls below go through the shared `jsonAgent` (16 sockets) unless given an `agent`: a load with hundreds
+ * of concurrent clients brings its own, with a socket for each.
+ * @typedef {{ agent?: import('node:http').Agent }} CallOptions
+ */
+
+/**
  * POST /api/transfer/transfers
  * @param {string} baseUrl
  * @param {Array<{ name: string, size: number }>} files
+ * @param {Record<string, unknown>} [extra] more fields of the body
+ * @param {CallOptions} [options]
  * @returns {Promise<{ transferId: string, uploadToken: string, uploadEndpoint: string, files: Array<{ id: string, name: string, size: number }> }>}
  */
-export async function createTransfer(baseUrl, files, extra = {}) {
+export async function createTransfer(baseUrl, files, extra = {}, { agent } = {}) {
   const res = await request(`${baseUrl}/api/transfer/transfers`, {
+    agent,
     method: 'POST',
     json: { ...extra, files },
   });
@@ -35,10 +44,12 @@ export async function createTransfer(baseUrl, files, extra = {}) {
  * @param {{ transferId: string, uploadToken: string, uploadEndpoint: string }} transfer
  * @param {string} fileId
  * @param {number} size
+ * @param {CallOptions} [options]
  */
-export async function tusCreate(baseUrl, transfer, fileId, size) {
+export async function tusCreate(baseUrl, transfer, fileId, size, { agent } = {}) {
   const endpoint = new URL(transfer.uploadEndpoint, baseUrl).toString();
   const res = await request(endpoint, {
+    agent,
     method: 'POST',
     headers: {
       'Tus-Resumable': '1.0.0',
@@ -82,9 +93,11 @@ export async function tusPatch(uploadUrl, uploadToken, { file, start, end }) {
  * @param {string} baseUrl
  * @param {{ transferId: string, uploadToken: string }} transfer
  * @param {Array<{ id: string, sha256?: string }>} files
+ * @param {CallOptions} [options]
  */
-export async function completeTransfer(baseUrl, transfer, files) {
+export async function completeTransfer(baseUrl, transfer, files, { agent } = {}) {
   const res = await request(`${baseUrl}/api/transfer/transfers/${transfer.transferId}/complete`, {
+    agent,
     method: 'POST',
     headers: { 'X-Upload-Token': transfer.uploadToken },
     json: { files },
@@ -98,11 +111,12 @@ export async function completeTransfer(baseUrl, transfer, files) {
  * @param {string} baseUrl
  * @param {string} transferId
  * @param {string} [fileId]
+ * @param {CallOptions} [options]
  * @returns {Promise<{ url: string, size: number, sha256: string | null, fileName: string }>}
  */
-export async function downloadLink(baseUrl, transferId, fileId) {
+export async function downloadLink(baseUrl, transferId, fileId, { agent } = {}) {
   const query = new URLSearchParams({ transferId, ...(fileId ? { fileId } : {}) });
-  const res = await request(`${baseUrl}/api/transfer/downloads/link?${query}`);
+  const res = await request(`${baseUrl}/api/transfer/downloads/link?${query}`, { agent });
   expectStatus('download link', res, 200);
   return res.json;
 }

@@ -1,6 +1,6 @@
 // Linux /proc readers: memory (VmRSS, VmHWM, Pss) and CPU time of the server processes, plus a sampler.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 let clockTicks = 100;
 try {
@@ -26,6 +26,20 @@ export function memoryOf(pid) {
     return match ? Number(match[1]) * 1024 : Number.NaN;
   };
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+/**
+ * Resets a process's VmHWM to its current RSS (Linux ≥ 4.0, `clear_refs` value 5; root or the same user), so that
+ * a later peak is of what happened since. False when the kernel refused.
+ * @param {number} pid
+ */
+export function resetPeakRss(pid) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -156,6 +170,17 @@ export function startMemorySampler(pid, { intervalMs = 100, extraPids } = {}) {
         peakExtraPss: extraPids ? peakExtraPss : undefined,
         timeline,
       };
+    },
+    /**
+     * Starts the peaks afresh (VmHWM too, see resetPeakRss): what comes after a setup phase is measured alone.
+     * @returns {boolean} false when VmHWM could not be reset (then it still holds the earlier peak)
+     */
+    resetPeaks() {
+      peakRss = 0;
+      peakExtraPss = 0;
+      const reset = resetPeakRss(pid);
+      sample();
+      return reset;
     },
     /** The current peaks, without stopping. */
     peek() {

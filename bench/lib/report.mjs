@@ -21,6 +21,7 @@ function formatValue(value, unit) {
     case 'KB':
       return `${(value / 1000).toFixed(1)} KB`;
     case 'score':
+    case 'count':
       return value.toFixed(0);
     default:
       return String(value);

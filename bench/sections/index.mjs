@@ -3,6 +3,7 @@
 import { dashboard } from './dashboard.mjs';
 import { encryption } from './encryption.mjs';
 import { latency } from './latency.mjs';
+import { load } from './load.mjs';
 import { site } from './site.mjs';
 import { throughput } from './throughput.mjs';
 
@@ -29,7 +30,7 @@ import { throughput } from './throughput.mjs';
 /**
  * @typedef {object} Row
  * @property {string} measure
- * @property {'MB/s' | 'MB' | 'KB' | 'ms' | 'req/s' | 'score' | 'text'} unit 'text': the values are preformatted
+ * @property {'MB/s' | 'MB' | 'KB' | 'ms' | 'req/s' | 'score' | 'count' | 'text'} unit 'text': the values are preformatted
  *   strings; a number may also give way to a string when it could not be measured (an error)
  * @property {number | string | null} baseline
  * @property {number | string | null} ferry
@@ -55,4 +56,4 @@ import { throughput } from './throughput.mjs';
  */
 
 /** @type {Section[]} */
-export const sections = [throughput, encryption, latency, dashboard, site];
+export const sections = [throughput, encryption, latency, load, dashboard, site];
