@@ -710,12 +710,14 @@ export async function createFerry(
     await jobs.work(WEBHOOKS_TICK, async () => ({ tried: await webhooks.deliverDue() }));
     await jobs.schedule(WEBHOOKS_TICK, '* * * * *'); // every minute, once across all instances
     const depthTimer = setInterval(() => {
-      jobs.depths().then(
-        (depths) => {
-          for (const [queue, n] of Object.entries(depths)) metrics.jobQueueDepth.set({ queue }, n);
-        },
-        (err) => logger.warn({ err }, 'job queue depth unavailable'),
-      );
+      jobs
+        .depths()
+        .then((depths) => {
+          // A queue whose size pg-boss cannot tell (it is stopping) has no figure, rather than ending the process.
+          for (const [queue, n] of Object.entries(depths))
+            if (typeof n === 'number' && Number.isFinite(n)) metrics.jobQueueDepth.set({ queue }, n);
+        })
+        .catch((err) => logger.warn({ err }, 'job queue depth unavailable'));
     }, 15_000);
     depthTimer.unref();
     cleanups.push(async () => clearInterval(depthTimer));

@@ -26,6 +26,14 @@ describe('ReadAhead', () => {
     for (const s of streams) s.destroy();
   });
 
+  it('by default: 1 MiB alone, 64 KiB (Node’s own default) each once hundreds are open', () => {
+    const ahead = new ReadAhead();
+    expect(ahead.next()).toBe(1024 * KiB);
+    const streams = Array.from({ length: 500 }, () => ahead.track(new PassThrough()));
+    expect(ahead.next()).toBe(64 * KiB);
+    for (const s of streams) s.destroy();
+  });
+
   it('forgets a stream once it closes, whether it ended, failed or was destroyed, and only once', async () => {
     const ahead = new ReadAhead();
     const ended = ahead.track(new PassThrough());
