@@ -3,11 +3,11 @@ import {
   GB,
   PLAN_LIMITS,
   parseEventActor,
-  TRANSFER_LIST_TOTAL_CAP,
   type TransferDetail,
   TransferListQuery,
   type TransferListResponse,
   type TransferSale,
+  transferListTotalCap,
   transferStatusLabel,
 } from '@ferry/core';
 import type { UserRecord } from '../db/account.repository.js';
@@ -66,7 +66,8 @@ export class DashboardService {
     const rows = await this.repo.list(filter, query.limit + 1);
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
-    const total = await this.repo.count(filter, TRANSFER_LIST_TOTAL_CAP);
+    const cap = transferListTotalCap(query.q);
+    const total = await this.repo.count(filter, cap);
     const files = query.withFiles ? await this.repo.filesOf(page.map((r) => r.id)) : null;
     const now = this.now().getTime();
     return {
@@ -83,8 +84,8 @@ export class DashboardService {
         ...(files ? { files: files.get(r.id) ?? [] } : {}),
       })),
       nextCursor: rows.length > query.limit && last ? writeCursor(query.sort, query.dir, last) : null,
-      total: Math.min(total, TRANSFER_LIST_TOTAL_CAP),
-      totalIsCapped: total > TRANSFER_LIST_TOTAL_CAP,
+      total: Math.min(total, cap),
+      totalIsCapped: total > cap,
       storage: await this.storage(user),
     };
   }

@@ -5,8 +5,8 @@ import {
   type TeamOverview,
   TeamTransferListQuery,
   type TeamTransferListResponse,
-  TRANSFER_LIST_TOTAL_CAP,
   teamLicences,
+  transferListTotalCap,
 } from '@ferry/core';
 import type { PgAccountRepository, UserRecord } from '../db/account.repository.js';
 import type { DashboardRepository } from '../db/dashboard.repository.js';
@@ -100,7 +100,8 @@ export class TeamAdminService {
     const rows = await this.list.list(filter, query.limit + 1);
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
-    const total = await this.list.count(filter, TRANSFER_LIST_TOTAL_CAP);
+    const cap = transferListTotalCap(query.q);
+    const total = await this.list.count(filter, cap);
     const emails = new Map(owners.map((a) => [a.id, a.email]));
     const firstFiles = await this.list.firstFileNames(page.map((r) => r.id));
     const now = this.now().getTime();
@@ -114,8 +115,8 @@ export class TeamAdminService {
         firstFileName: firstFiles.get(r.id) ?? null,
       })),
       nextCursor: rows.length > query.limit && last ? writeCursor(query.sort, query.dir, last) : null,
-      total: Math.min(total, TRANSFER_LIST_TOTAL_CAP),
-      totalIsCapped: total > TRANSFER_LIST_TOTAL_CAP,
+      total: Math.min(total, cap),
+      totalIsCapped: total > cap,
     };
   }
 

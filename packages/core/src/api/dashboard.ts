@@ -32,6 +32,16 @@ export const TRANSFER_LIST_DEFAULT_LIMIT = 25;
 export const TRANSFER_LIST_MAX_LIMIT = 100;
 /** `total` is exact up to this many matches; past it, it says this number and `totalIsCapped`. */
 export const TRANSFER_LIST_TOTAL_CAP = 10_000;
+/**
+ * The same for a search (`q`): a common word or a single letter matches most transfers, and counting each match
+ * means reading its files and recipients; "1 000+" says as much as "10 000+", in a tenth of the time.
+ */
+export const TRANSFER_SEARCH_TOTAL_CAP = 1_000;
+
+/** How far a list's `total` is counted exactly: TRANSFER_SEARCH_TOTAL_CAP with a search, else TRANSFER_LIST_TOTAL_CAP. */
+export function transferListTotalCap(q: string | undefined | null): number {
+  return q ? TRANSFER_SEARCH_TOTAL_CAP : TRANSFER_LIST_TOTAL_CAP;
+}
 
 const Statuses = z.array(z.enum(TRANSFER_STATUSES)).min(1).max(TRANSFER_STATUSES.length);
 
