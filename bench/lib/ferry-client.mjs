@@ -89,6 +89,28 @@ export async function tusPatch(uploadUrl, uploadToken, { file, start, end }) {
 }
 
 /**
+ * One tus PATCH carrying `body` (a buffer in memory) from offset 0; answers the response as it came (the caller
+ * checks the status and Upload-Sha256).
+ * @param {string} uploadUrl
+ * @param {string} uploadToken
+ * @param {Buffer} body
+ * @param {CallOptions} [options]
+ */
+export function tusPatchBuffer(uploadUrl, uploadToken, body, { agent } = {}) {
+  return request(uploadUrl, {
+    agent,
+    method: 'PATCH',
+    headers: {
+      'Tus-Resumable': '1.0.0',
+      'Upload-Offset': '0',
+      'Content-Type': 'application/offset+octet-stream',
+      'X-Upload-Token': uploadToken,
+    },
+    body,
+  });
+}
+
+/**
  * POST /api/transfer/transfers/{id}/complete, passing the client's SHA-256 of each file so Ferry checks them too.
  * @param {string} baseUrl
  * @param {{ transferId: string, uploadToken: string }} transfer

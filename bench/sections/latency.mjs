@@ -7,8 +7,13 @@
 // i.e. the ceiling of a do-nothing Node handler on this machine — a reference, not a target, so no ratio.
 // Env: BENCH_LATENCY_SECONDS (10), BENCH_LATENCY_CONNECTIONS (50), BENCH_LATENCY_RATE (500),
 // BENCH_LATENCY_OPEN_SOCKETS (256).
-import { completeTransfer, createTransfer, downloadLink, tusCreate } from '../lib/ferry-client.mjs';
-import { request } from '../lib/http-client.mjs';
+import {
+  completeTransfer,
+  createTransfer,
+  downloadLink,
+  tusCreate,
+  tusPatchBuffer,
+} from '../lib/ferry-client.mjs';
 import { runLoad, runOpenLoop } from '../lib/load.mjs';
 import { cpuSecondsOf, processTree } from '../lib/procfs.mjs';
 import { envInt, fmtMs, log, now } from '../lib/util.mjs';
@@ -253,16 +258,7 @@ async function smallTransfer(baseUrl) {
   const transfer = await createTransfer(baseUrl, [{ name: 'small.txt', size: body.length }]);
   const fileId = /** @type {{ id: string }} */ (transfer.files[0]).id;
   const uploadUrl = await tusCreate(baseUrl, transfer, fileId, body.length);
-  const patched = await request(uploadUrl, {
-    method: 'PATCH',
-    headers: {
-      'Tus-Resumable': '1.0.0',
-      'Upload-Offset': '0',
-      'Content-Type': 'application/offset+octet-stream',
-      'X-Upload-Token': transfer.uploadToken,
-    },
-    body,
-  });
+  const patched = await tusPatchBuffer(uploadUrl, transfer.uploadToken, body);
   if (patched.status !== 204)
     throw new Error(`latency setup: PATCH answered ${patched.status} ${patched.body}`);
   await completeTransfer(baseUrl, transfer, [{ id: fileId }]);

@@ -20,9 +20,10 @@ import {
   createTransfer,
   downloadLink,
   tusCreate,
+  tusPatchBuffer,
   uploadTransfer,
 } from '../lib/ferry-client.mjs';
-import { download, request } from '../lib/http-client.mjs';
+import { download } from '../lib/http-client.mjs';
 import { cpuSecondsOf, machineBusySeconds, processTree, startMemorySampler } from '../lib/procfs.mjs';
 import { startS3rver } from '../lib/s3rver-process.mjs';
 import { freePort, logExcerpt, startServer } from '../lib/server-process.mjs';
@@ -431,17 +432,7 @@ async function runMixedLoad(fleet, transfers, s) {
       );
       const fileId = /** @type {{ id: string }} */ (transfer.files[0]).id;
       const uploadUrl = await tusCreate(baseUrl, transfer, fileId, uploadSize, { agent });
-      const patched = await request(uploadUrl, {
-        agent,
-        method: 'PATCH',
-        headers: {
-          'Tus-Resumable': '1.0.0',
-          'Upload-Offset': '0',
-          'Content-Type': 'application/offset+octet-stream',
-          'X-Upload-Token': transfer.uploadToken,
-        },
-        body: body.bytes,
-      });
+      const patched = await tusPatchBuffer(uploadUrl, transfer.uploadToken, body.bytes, { agent });
       if (patched.status !== 204)
         return fail('tus PATCH', `HTTP ${patched.status}: ${patched.body.slice(0, 300)}`);
       if (!stopping) stats.uploadBytesInWindow += uploadSize;
