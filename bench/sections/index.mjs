@@ -6,6 +6,7 @@ import { latency } from './latency.mjs';
 import { load } from './load.mjs';
 import { site } from './site.mjs';
 import { throughput } from './throughput.mjs';
+import { web } from './web.mjs';
 
 /**
  * @typedef {object} BenchContext
@@ -56,4 +57,4 @@ import { throughput } from './throughput.mjs';
  */
 
 /** @type {Section[]} */
-export const sections = [throughput, encryption, latency, load, dashboard, site];
+export const sections = [throughput, encryption, latency, load, dashboard, site, web];
