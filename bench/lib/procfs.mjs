@@ -73,6 +73,28 @@ export function cpuSecondsOfAll(pids) {
   }, 0);
 }
 
+/**
+ * CPU seconds of a process and all its descendants, those already gone included: each live process's own user +
+ * kernel time plus the time of the children it has reaped (cutime, cstime), so every process's time counts once,
+ * whether it still runs or not. For "what did this bench use" across browsers that come and go.
+ * @param {number} pid
+ */
+export function treeCpuSeconds(pid) {
+  let total = 0;
+  for (const member of processTree(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${member}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields 14-17: utime, stime, cutime, cstime
+      total +=
+        (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / clockTicks;
+    } catch {
+      // exited meanwhile: its time moves to its parent's cutime/cstime once reaped
+    }
+  }
+  return total;
+}
+
 /** @param {number} pid @returns {number[]} the process and all its descendants */
 export function processTree(pid) {
   /** @type {Map<number, number[]>} */

@@ -5,6 +5,7 @@ import { encryption } from './encryption.mjs';
 import { latency } from './latency.mjs';
 import { site } from './site.mjs';
 import { throughput } from './throughput.mjs';
+import { web } from './web.mjs';
 
 /**
  * @typedef {object} BenchContext
@@ -52,4 +53,4 @@ import { throughput } from './throughput.mjs';
  */
 
 /** @type {Section[]} */
-export const sections = [throughput, encryption, latency, dashboard, site];
+export const sections = [throughput, encryption, latency, dashboard, site, web];

@@ -214,6 +214,11 @@ function summary(lhr, artifacts) {
       url: t.url,
       ms: Math.round(t.duration),
     })),
+    // the scripts the page requested in this load (bytes as Chromium received them): the `web` section compares
+    // them with its own count
+    scripts: (audit('network-requests')?.details?.items ?? [])
+      .filter((r) => r.resourceType === 'Script')
+      .map((r) => ({ url: r.url, transferSize: r.transferSize ?? 0 })),
     mainThread: Object.fromEntries(
       (audit('mainthread-work-breakdown')?.details?.items ?? []).map((i) => [
         i.group,
@@ -237,11 +242,12 @@ function withTimeout(promise, ms, what) {
 }
 
 /**
- * One Lighthouse run in a fresh Chromium: default (mobile) settings, performance only.
+ * One Lighthouse run in a fresh Chromium: default (mobile) settings, performance only. Also used by the `web`
+ * section (the web app's pages).
  * @param {string} url
  * @param {string} chromePath
  */
-async function lighthouseRun(url, chromePath) {
+export async function lighthouseRun(url, chromePath) {
   // chrome-launcher does not catch a failed spawn (the process would die of it): look first
   await access(chromePath, constants.X_OK).catch(() => {
     throw new Error(`no Chromium at ${chromePath} (set CHROMIUM_PATH)`);
