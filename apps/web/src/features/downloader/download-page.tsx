@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ClockIcon, DownloadIcon } from '../../components/icons';
 import { useDescribeError } from '../../hooks/use-describe-error';
+import { withTexts } from '../../i18n/texts';
 import { ApiError } from '../../lib/api';
 import { PRODUCT_NAME } from '../../lib/config';
 import { formatDateTime, formatSize } from '../../lib/format';
@@ -28,7 +29,7 @@ import { forgetPurchase, keepPurchaseToken, purchaseTokenOf } from './purchase-s
 import { ReportAbuse } from './report-abuse';
 
 /** Buying a transfer on sale: its code (and Stripe.js) is loaded only for such a transfer. */
-const PurchasePanel = lazy(() => import('./purchase-panel'));
+const PurchasePanel = lazy(withTexts(() => import('./purchase-panel')));
 
 /** One code per page visit: every download started from this visit counts as one download of the transfer. */
 const BROWSER_CODE = crypto.randomUUID();

@@ -1,11 +1,12 @@
 import { lazy } from 'react';
+import { withTexts } from '../../i18n/texts';
 import { returnPagePath } from '../dashboard/return-page';
 import { receiveModeOf } from './receive-mode';
 
 // Each page behind the panel is a chunk of its own: the uploader never loads the receiver (and its QR code), nor
 // the receiver the uploader.
-const loadUploader = () => import('../../routes/uploader.route');
-const loadReceiver = () => import('../../routes/request-files.route');
+const loadUploader = withTexts(() => import('../../routes/uploader.route'));
+const loadReceiver = withTexts(() => import('../../routes/request-files.route'));
 
 export const LazyUploaderRoute = lazy(loadUploader);
 export const LazyRequestFilesRoute = lazy(loadReceiver);
