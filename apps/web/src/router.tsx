@@ -59,12 +59,16 @@ export const routes: RouteObject[] = [
           { path: 'reset-password', ...page(() => import('./routes/reset-password.route')) },
           {
             // Spec §2 main layout: the uploader at `/`, and over it the sliding panel of /account and /dashboard
-            // (the uploader stays mounted when the panel opens). The page behind is fetched alongside.
+            // (the uploader stays mounted when the panel opens). The page behind is fetched alongside, the panel
+            // right after.
             ...page(async () => {
+              const path = localePrefixOf(window.location.pathname)?.rest ?? window.location.pathname;
               const [layout] = await Promise.all([
                 import('./routes/dashboard-main-layout.route'),
-                preloadBehindPage(localePrefixOf(window.location.pathname)?.rest ?? window.location.pathname),
+                preloadBehindPage(path),
               ]);
+              // the panel over it, on /account and /dashboard (a chunk of its own: `/` has none)
+              await layout.preloadPanel(path);
               return layout;
             }),
             children: [

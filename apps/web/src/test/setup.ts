@@ -8,6 +8,17 @@ import en from '../i18n/locales/en.json';
 // at once; another language is loaded on demand as in the app).
 await initI18n(undefined, 'en', { en });
 
-// The signed-in header menu is its own chunk (features/auth/user-menu.tsx): loaded here once, so that a test's
-// first signed-in render draws it within the same few rounds of settle() as the rest of the page.
-await import('../features/auth/signed-in-menu');
+// Parts the app fetches on demand as chunks of their own (the signed-in header menu, the main layout's panel,
+// the uploader's later steps, the upload engine): loaded here once, so that a test's first render of them is
+// drawn within the same few rounds of settle() as the rest of the page.
+await Promise.all([
+  import('../features/auth/signed-in-menu'),
+  import('../features/dashboard/main-panel'),
+  import('../features/uploader/options-step'),
+  import('../features/uploader/send-step'),
+  import('../features/uploader/sent-step'),
+  import('../features/uploader/create-request'),
+  import('../features/uploader/upload-engine'),
+  import('../features/uploader/tus-transport'),
+  import('../features/uploader/hash/hasher'),
+]);
