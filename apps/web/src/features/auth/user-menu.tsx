@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { withTexts } from '../../i18n/texts';
+import { useSignedOut } from '../visitors/visitor-state';
 import { useAuth } from './auth-context';
 import { signInPath } from './auth-errors';
 
@@ -21,7 +22,9 @@ export function UserMenu() {
   const { t } = useTranslation();
   const auth = useAuth();
   const location = useLocation();
-  if (auth.status === 'loading') return <div className="user-area" aria-hidden="true" />;
+  // Without a session cookie the visitor is signed out for sure: "Sign in" is drawn with the page.
+  const signedOut = useSignedOut();
+  if (auth.status === 'loading' && !signedOut) return <div className="user-area" aria-hidden="true" />;
   if (!auth.user) {
     const onAuthPage = /^\/(signin|register)/.test(location.pathname);
     return (

@@ -2,11 +2,12 @@ import { lazy, type ReactNode, Suspense } from 'react';
 import { useLocation } from 'react-router';
 import { MOBILE_QUERY, useMediaQuery } from '../../components/slide-panel-media';
 import { withTexts } from '../../i18n/texts';
+import { preloadable } from '../../lib/preloadable';
 import { effectivePanelState, panelStateOf } from './panel-state';
 import './dashboard.css';
 
 // The panel is a chunk of its own (with the texts it names): the uploader at `/` never opens it.
-const loadPanel = withTexts(() => import('./main-panel'));
+const loadPanel = preloadable(withTexts(() => import('./main-panel')));
 const MainPanel = lazy(loadPanel);
 
 /** Fetches the panel (and its texts) when `pathname` opens it: the router asks before drawing the layout. */

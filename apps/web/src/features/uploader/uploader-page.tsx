@@ -6,6 +6,7 @@ import { useDescribeError } from '../../hooks/use-describe-error';
 import { withTexts } from '../../i18n/texts';
 import { ApiError } from '../../lib/api';
 import { PRODUCT_NAME } from '../../lib/config';
+import { preloadable } from '../../lib/preloadable';
 import { useAuth } from '../auth/auth-context';
 import { useTheme } from '../customization/theme-context';
 import { InboxPanel } from '../receive/inbox-panel';
@@ -32,17 +33,29 @@ import { useUploadFlow } from './use-upload-flow';
 
 // The steps after the first are chunks of their own, fetched once files are chosen (preloadLaterSteps) or when
 // a transfer to resume is found: a visitor who only looks at the page loads the file picker and no more.
-const loadOptionsStep = withTexts(() => import('./options-step'));
-const loadSendStep = withTexts(() => import('./send-step'));
-const loadSentStep = withTexts(() => import('./sent-step'));
-const OptionsStep = lazy(() => loadOptionsStep().then((m) => ({ default: m.OptionsStep })));
-const SendStep = lazy(() => loadSendStep().then((m) => ({ default: m.SendStep })));
-const CodeEntry = lazy(() => loadSendStep().then((m) => ({ default: m.CodeEntry })));
-const SentStep = lazy(() => loadSentStep().then((m) => ({ default: m.SentStep })));
+// Once fetched, a step is drawn in the render that shows it (preloadable), not a moment after.
+const loadOptionsStep = preloadable(
+  withTexts(() => import('./options-step').then((m) => ({ default: m.OptionsStep }))),
+);
+const loadSendStep = preloadable(
+  withTexts(() => import('./send-step').then((m) => ({ default: m.SendStep }))),
+);
+const loadCodeEntry = preloadable(
+  withTexts(() => import('./send-step').then((m) => ({ default: m.CodeEntry }))),
+);
+const loadSentStep = preloadable(
+  withTexts(() => import('./sent-step').then((m) => ({ default: m.SentStep }))),
+);
+const OptionsStep = lazy(loadOptionsStep);
+const SendStep = lazy(loadSendStep);
+const CodeEntry = lazy(loadCodeEntry);
+const SentStep = lazy(loadSentStep);
 
 /** Starts fetching the later steps (and their texts): called when the visitor picks files. */
 function preloadLaterSteps(): void {
-  void Promise.all([loadOptionsStep(), loadSendStep(), loadSentStep()]).catch(() => undefined);
+  void Promise.all([loadOptionsStep(), loadSendStep(), loadCodeEntry(), loadSentStep()]).catch(
+    () => undefined,
+  );
 }
 
 /**
