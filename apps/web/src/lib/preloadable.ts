@@ -37,6 +37,7 @@ function settledWith<M>(value: M): Promise<M> {
       return onRejected ? Promise.resolve(onRejected(error)) : Promise.reject(error);
     }
   };
+  // biome-ignore lint/suspicious/noThenProperty: a synchronous `then` is the point (React.lazy reads it)
   promise.then = then as unknown as typeof promise.then;
   return promise as Promise<M>;
 }

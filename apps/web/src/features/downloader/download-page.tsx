@@ -1,4 +1,4 @@
-import { type DownloadFile, type DownloadInfo, TransferId, TransferRef } from '@ferry/core';
+import { type DownloadFile, type DownloadInfo, isTransferId, isTransferRef } from '@ferry/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -276,7 +276,7 @@ export function DownloadPage() {
   const toast = useToast();
   const queryClient = useQueryClient();
   const [password, setPassword] = useState<string | undefined>(undefined);
-  const valid = TransferRef.safeParse(transferId).success;
+  const valid = transferId !== undefined && isTransferRef(transferId);
   const info = useQuery({
     queryKey: ['download-info', transferId, password ?? null, userSecret ?? null, purchaseToken ?? null],
     queryFn: ({ signal }) => getDownloadInfo({ transferId, password, userSecret, purchaseToken }, signal),
@@ -315,7 +315,8 @@ export function DownloadPage() {
   const refetch = info.refetch;
   const reopen = useCallback(() => void refetch(), [refetch]);
   // Reports name the transfer by its id: known once the info answered, or when the link is the id itself.
-  const reportId = info.data?.transferId ?? (TransferId.safeParse(transferId).success ? transferId : null);
+  const reportId =
+    info.data?.transferId ?? (transferId !== undefined && isTransferId(transferId) ? transferId : null);
 
   if (!valid) return <Navigate to="/d/notfound" replace />;
   const title = <title>{t('downloader:page_title', { product: PRODUCT_NAME })}</title>;
