@@ -152,9 +152,12 @@ export async function loadPage(browser, url, { slow = false } = {}) {
  */
 export async function pageJavaScript(browser, url, options) {
   const page = await loadPage(browser, url, options);
-  const scripts = await Promise.all(
-    page.scripts.map(async (s) => ({ ...s, path: new URL(s.url).pathname, ...(await gzipSizeOf(s.url)) })),
-  );
+  // one file after the other (dozens at once can find a socket the server is closing), each tried twice
+  const scripts = [];
+  for (const s of page.scripts) {
+    const size = await gzipSizeOf(s.url).catch(() => gzipSizeOf(s.url));
+    scripts.push({ ...s, path: new URL(s.url).pathname, ...size });
+  }
   scripts.sort((a, b) => b.gzip - a.gzip || a.path.localeCompare(b.path));
   const sum = (key) => scripts.reduce((total, s) => total + s[key], 0);
   return {
