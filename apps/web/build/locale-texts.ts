@@ -154,7 +154,9 @@ export function localeTexts(options: { localesDir: string; registry: string; sou
       if (path.dirname(file) !== localesDir) return null;
       this.addWatchFile(file);
       // JSON.parse of a string literal: faster for the browser to read than the same object literal
-      const texts = JSON.stringify(readTree(file)[id.slice(query + QUERY.length)] ?? {});
+      // `?texts=<ns>`, with whatever else the dev server adds (`&import`)
+      const ns = new URLSearchParams(id.slice(query + 1)).get('texts') ?? '';
+      const texts = JSON.stringify(readTree(file)[ns] ?? {});
       return { code: `export default JSON.parse(${JSON.stringify(texts)});\n`, moduleType: 'js' };
     },
     transform(code, id) {
