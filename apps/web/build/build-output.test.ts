@@ -89,6 +89,14 @@ describe('the built web app', () => {
     expect(unwanted).toEqual([]);
   });
 
+  it('puts every module in one chunk only (no copy of a library or a helper in two pages)', () => {
+    const owners = new Map<string, string[]>();
+    for (const chunk of chunks.values())
+      for (const id of chunk.moduleIds) owners.set(id, [...(owners.get(id) ?? []), chunk.fileName]);
+    const twice = [...owners].filter(([, files]) => files.length > 1).map(([id, files]) => `${id}: ${files}`);
+    expect(twice).toEqual([]);
+  });
+
   it("makes each language's namespaces chunks of their own, one name for each, loaded only on demand", () => {
     const entryGraph = staticClosure(chunks, appEntries());
     const locales = path.join(webRoot, 'src/i18n/locales');
