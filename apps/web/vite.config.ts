@@ -1,10 +1,11 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { sourceAliases } from '../../vitest.shared.ts';
+import { localeTextsPlugin } from './build/locale-texts.ts';
 import { precompress } from './build/precompress.ts';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), localeTextsPlugin(), precompress()],
   resolve: { alias: sourceAliases },
   server: {
     port: 5173,

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -57,14 +57,17 @@ describe('the built web app', () => {
     );
   }, 120_000);
 
-  it("loads for a signed-out visitor's home page no dashboard, account, QR code or tus code, and one language", () => {
-    const entry = [...chunks.values()].filter((c) => c.isEntry);
-    // What `/` loads: the entry, the main layout route with the uploader behind it, and the English texts.
+  /** A language's texts, one namespace: a chunk the build emits for each pair (build/locale-texts.ts). */
+  const isTexts = (chunk: Chunk) => chunk.facadeModuleId?.includes('?texts=') ?? false;
+  /** The app's entry (index.html's script), not the texts chunks, which are emitted as entries too. */
+  const appEntries = () => [...chunks.values()].filter((c) => c.isEntry && !isTexts(c));
+
+  it("loads for a signed-out visitor's home page no dashboard, account, QR code or tus code, and no texts", () => {
+    // What `/` loads statically: the entry, the main layout route with the uploader behind it.
     const home = staticClosure(chunks, [
-      ...entry,
+      ...appEntries(),
       chunkOf('src/routes/dashboard-main-layout.route.tsx'),
       chunkOf('src/routes/uploader.route.tsx'),
-      chunkOf('src/i18n/locales/en.json'),
     ]);
     expect(home).toContain('src/features/uploader/uploader-page.tsx');
     const unwanted = [...home].filter((id) =>
@@ -79,27 +82,51 @@ describe('the built web app', () => {
         /qr-?code/,
         // The upload protocol's client comes with the first upload.
         /node_modules\/tus-js-client\//,
-        // No other language than the visitor's.
-        /^src\/i18n\/locales\/(?!en\.json$)[\w-]+\.json$/,
+        // Texts come in their own chunks, the visitor's language only, fetched as the page asks for them.
+        /^src\/i18n\/locales\//,
       ].some((pattern) => pattern.test(id)),
     );
     expect(unwanted).toEqual([]);
   });
 
-  it('makes each language a chunk of its own, loaded only on demand', () => {
-    const entryGraph = staticClosure(
-      chunks,
-      [...chunks.values()].filter((c) => c.isEntry),
-    );
-    const languages = readdirSync(path.join(webRoot, 'src/i18n/locales'))
+  it('puts every module in one chunk only (no copy of a library or a helper in two pages)', () => {
+    const owners = new Map<string, string[]>();
+    for (const chunk of chunks.values())
+      for (const id of chunk.moduleIds) owners.set(id, [...(owners.get(id) ?? []), chunk.fileName]);
+    const twice = [...owners].filter(([, files]) => files.length > 1).map(([id, files]) => `${id}: ${files}`);
+    expect(twice).toEqual([]);
+  });
+
+  it("makes each language's namespaces chunks of their own, one name for each, loaded only on demand", () => {
+    const entryGraph = staticClosure(chunks, appEntries());
+    const locales = path.join(webRoot, 'src/i18n/locales');
+    const languages = readdirSync(locales)
       .filter((file) => file.endsWith('.json'))
       .map((file) => file.slice(0, -'.json'.length));
     expect(languages.length).toBeGreaterThan(2);
+    const texts = [...chunks.values()].filter(isTexts);
+    const hashes = new Set<string>();
+    let pairs = 0;
     for (const lng of languages) {
-      const source = `src/i18n/locales/${lng}.json`;
-      expect(entryGraph.has(source), source).toBe(false);
-      expect(chunkOf(source).moduleIds.map((id) => path.basename(id))).toEqual([`${lng}.json`]);
+      const namespaces = Object.keys(JSON.parse(readFileSync(path.join(locales, `${lng}.json`), 'utf8')));
+      expect(namespaces).toContain('common');
+      pairs += namespaces.length;
+      for (const ns of namespaces) {
+        const source = `src/i18n/locales/${lng}.json?texts=${ns}`;
+        expect(entryGraph.has(source), source).toBe(false);
+        const chunk = texts.find((c) => c.moduleIds.includes(path.join(webRoot, source)));
+        // alone in its chunk, at the name the app computes (src/i18n/index.ts: loadLocaleTexts)
+        expect(
+          chunk?.moduleIds.map((id) => path.relative(webRoot, id)),
+          source,
+        ).toEqual([source]);
+        const name = /^assets\/texts\/([\w-]+)\.(\w+)-(\w+)\.js$/.exec(chunk?.fileName ?? '');
+        expect(name?.slice(1, 3), chunk?.fileName).toEqual([lng, ns]);
+        hashes.add(name?.[3] ?? '');
+      }
     }
+    expect(hashes.size).toBe(1);
+    expect(texts.length).toBe(pairs);
   });
 });
 

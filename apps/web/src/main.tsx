@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { isWidgetPath, widgetLocale } from './features/widget/widget-embedding';
 import { initI18n } from './i18n';
+import { textsReady } from './i18n/texts';
 import { createAppRouter } from './router';
 import './styles/base.css';
 import './styles/layout.css';
@@ -22,7 +23,7 @@ const lang = isWidgetPath(window.location.pathname)
 
 // The page is drawn once its language is loaded (its own small chunk), so no key ever shows untranslated. The
 // router is made first: it starts fetching the page's route chunks at once, alongside the language.
-const loading = initI18n(undefined, lang);
+const loading = initI18n(undefined, lang).then(textsReady);
 const router = createAppRouter();
 void loading.then(() =>
   createRoot(container).render(

@@ -6,14 +6,19 @@ import { RequireAuth } from './features/auth/require-auth';
 import { preloadBehindPage } from './features/receive/behind-pages';
 import { WidgetError } from './features/widget/widget-error';
 import { basenameOf } from './i18n';
+import { withTexts } from './i18n/texts';
 import { RootLayout } from './routes/root-layout';
 import { RouteError } from './routes/route-error';
 
 type RouteModule = Promise<{ default: () => ReactNode }>;
 
-/** Each page is its own chunk: the download page never loads the uploader's tus and hashing code. */
+/**
+ * Each page is its own chunk: the download page never loads the uploader's tus and hashing code. The page is
+ * drawn once the texts its code asked for are loaded (i18n/texts.ts).
+ */
 function page(load: () => RouteModule): Pick<RouteObject, 'lazy'> {
-  return { lazy: async () => ({ Component: (await load()).default }) };
+  const loadWithTexts = withTexts(load);
+  return { lazy: async () => ({ Component: (await loadWithTexts()).default }) };
 }
 
 /**
@@ -54,12 +59,16 @@ export const routes: RouteObject[] = [
           { path: 'reset-password', ...page(() => import('./routes/reset-password.route')) },
           {
             // Spec §2 main layout: the uploader at `/`, and over it the sliding panel of /account and /dashboard
-            // (the uploader stays mounted when the panel opens). The page behind is fetched alongside.
+            // (the uploader stays mounted when the panel opens). The page behind is fetched alongside, the panel
+            // right after.
             ...page(async () => {
+              const path = localePrefixOf(window.location.pathname)?.rest ?? window.location.pathname;
               const [layout] = await Promise.all([
                 import('./routes/dashboard-main-layout.route'),
-                preloadBehindPage(localePrefixOf(window.location.pathname)?.rest ?? window.location.pathname),
+                preloadBehindPage(path),
               ]);
+              // the panel over it, on /account and /dashboard (a chunk of its own: `/` has none)
+              await layout.preloadPanel(path);
               return layout;
             }),
             children: [

@@ -8,3 +8,14 @@ interface ImportMetaEnv {
 interface ImportMeta {
   readonly env: ImportMetaEnv;
 }
+
+/** Each language's texts by namespace (build/locale-texts.ts). */
+declare module 'virtual:locale-texts' {
+  /** The languages there is a file for. */
+  export const LOCALE_CODES: readonly string[];
+  /** One namespace of one language: a chunk of its own. */
+  export function loadLocaleTexts(
+    language: string,
+    ns: string,
+  ): Promise<{ default: Record<string, unknown> }>;
+}

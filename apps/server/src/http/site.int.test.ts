@@ -132,7 +132,7 @@ describe('the public site on the embedded default', () => {
     const config = JSON.parse(
       /<script id="ferry-site-config" type="application\/json">(.*?)<\/script>/.exec(dashboard)![1]!,
     );
-    expect(config).toEqual({ madeInCountry: 'FR', mainDomain: true, ownHost: false });
+    expect(config).toEqual({ madeInCountry: 'FR', mainDomain: true, ownHost: false, sessionCookie: false });
     // The consent widget speaks the visitor's language on a bare path, the URL's under a prefix.
     const german = (await get(`${ferry.baseUrl}/dashboard`, { 'accept-language': 'de-CH,de;q=0.9,en;q=0.5' }))
       .text;

@@ -160,6 +160,9 @@ export class PublicSite {
       madeInCountry: this.settings.madeInCountry,
       mainDomain: visit.mainDomain,
       ownHost: visit.ownHost === true,
+      // without a session cookie the visitor is signed out for sure: the app draws the visitors' banner at once,
+      // not after GET /api/auth/me (which would move the page down under the reader)
+      sessionCookie: visit.signedIn,
       ...(visit.homeOrigin ? { homeOrigin: visit.homeOrigin } : {}),
     }).replace(/</g, '\\u003c');
     return html

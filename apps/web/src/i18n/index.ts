@@ -1,3 +1,4 @@
+import { LOCALE_CODES, loadLocaleTexts } from 'virtual:locale-texts';
 import {
   bcp47Of,
   DEFAULT_LOCALE,
@@ -10,21 +11,17 @@ import {
 import i18next, { type BackendModule, type i18n as I18n, type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { browserStore } from '../lib/storage';
+import { loadTextsInto, wantedTexts } from './texts';
 
 /**
- * Every language of the web app: one file per language in ./locales/<code>.json (the spec's code), found by
- * the bundler, each its own chunk fetched when the language is first shown. Adding a language is adding its
+ * Every language of the web app: one file per language in ./locales/<code>.json (the spec's code), found by the
+ * build, which splits it by namespace: `loadLocaleTexts(code, namespace)` loads one namespace of one language, a
+ * chunk of its own (build/locale-texts.ts), fetched when a page first needs it. Adding a language is adding its
  * file (locales.test.ts checks it is complete).
  */
-const LOCALE_FILES = import.meta.glob<{ default: LocaleTree }>('./locales/*.json');
-
-function codeOfFile(file: string): string {
-  return file.slice('./locales/'.length, -'.json'.length);
-}
-
 /** The translated languages, in the spec's order (core's LOCALE_TABLE); English first. */
 export const UI_LOCALES: readonly Locale[] = LOCALE_TABLE.map((row) => row.code).filter((code) =>
-  Object.keys(LOCALE_FILES).some((file) => codeOfFile(file) === code),
+  LOCALE_CODES.includes(code),
 );
 export type UiLocale = Locale;
 export const FALLBACK_LOCALE: UiLocale = DEFAULT_LOCALE;
@@ -46,24 +43,33 @@ export const NAMESPACES = [
 ] as const;
 export const LOCALE_STORAGE_KEY = 'ferry.locale';
 
-type LocaleTree = Record<(typeof NAMESPACES)[number], Record<string, unknown>>;
+type Namespace = (typeof NAMESPACES)[number];
+type LocaleTree = Record<Namespace, Record<string, unknown>>;
 
-const loading = new Map<UiLocale, Promise<LocaleTree>>();
+const loading = new Map<string, Promise<Record<string, unknown>>>();
 
-/** Loads a language's file once; a failed load is tried again next time. */
-export function loadLocale(lng: UiLocale): Promise<LocaleTree> {
-  let pending = loading.get(lng);
+/** Loads one namespace of a language once; a failed load is tried again next time. */
+export function loadTexts(lng: UiLocale, namespace: string): Promise<Record<string, unknown>> {
+  const key = `${lng}:${namespace}`;
+  let pending = loading.get(key);
   if (!pending) {
-    const load = LOCALE_FILES[`./locales/${lng}.json`];
-    if (!load) return Promise.reject(new Error(`No translation file for ${lng}`));
-    pending = load().then((module) => module.default);
-    pending.catch(() => loading.delete(lng));
-    loading.set(lng, pending);
+    if (!isUiLocale(lng) || !(NAMESPACES as readonly string[]).includes(namespace))
+      return Promise.reject(new Error(`No translation of ${namespace} for ${lng}`));
+    pending = loadLocaleTexts(lng, namespace).then((module) => module.default);
+    pending.catch(() => loading.delete(key));
+    loading.set(key, pending);
   }
   return pending;
 }
 
-/** i18next backend over loadLocale: every namespace of a language comes from its one file. */
+/** Every namespace of a language. */
+export async function loadLocale(lng: UiLocale): Promise<LocaleTree> {
+  if (!isUiLocale(lng)) throw new Error(`No translation file for ${lng}`);
+  const parts = await Promise.all(NAMESPACES.map(async (ns) => [ns, await loadTexts(lng, ns)] as const));
+  return Object.fromEntries(parts) as LocaleTree;
+}
+
+/** i18next backend over loadTexts: each namespace of a language is its own small chunk. */
 const localeBackend: BackendModule = {
   type: 'backend',
   init() {},
@@ -72,8 +78,8 @@ const localeBackend: BackendModule = {
       callback(null, {});
       return;
     }
-    loadLocale(language).then(
-      (tree) => callback(null, tree[namespace as keyof LocaleTree] ?? {}),
+    loadTexts(language, namespace).then(
+      (texts) => callback(null, texts),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
     );
   },
@@ -182,10 +188,11 @@ function pluralRulesByTag(instance: I18n): void {
 }
 
 /**
- * Initialises the shared i18next instance; resolves once the language to show is loaded. Languages are fetched
- * on demand (`loadLocale`); `bundled` resources (tests) are used as they are, and then initialisation is
+ * Initialises the shared i18next instance; resolves once the language to show is loaded, in the namespaces the
+ * code evaluated so far asked for (./texts.ts); namespaces asked for later are loaded then, and a page waits for
+ * its own (`textsReady`). `bundled` resources (tests) are used as they are, and then initialisation is
  * synchronous. There is no fallback language: locales.test.ts keeps every language's keys equal to English's,
- * so a French visitor never needs the English file.
+ * so a French visitor never needs the English texts.
  */
 export async function initI18n(instance: I18n = i18next, lng?: string, bundled?: Resource): Promise<I18n> {
   if (!instance.isInitialized) {
@@ -202,11 +209,14 @@ export async function initI18n(instance: I18n = i18next, lng?: string, bundled?:
       supportedLngs: [...UI_LOCALES],
       load: 'languageOnly',
       ...(bundled ? { resources: bundled, partialBundledLanguages: true, initAsync: false } : {}),
-      ns: [...NAMESPACES],
+      ns: bundled ? [...NAMESPACES] : wantedTexts(),
       defaultNS: 'common',
       interpolation: { escapeValue: false },
       returnNull: false,
+      // a namespace that arrives after the page was drawn (a panel opened later) draws its texts
+      react: { bindI18n: 'languageChanged loaded' },
     });
+    loadTextsInto(instance);
     pluralRulesByTag(instance);
     instance.on('languageChanged', (next) => applyToDocument(next));
     await ready;

@@ -13,6 +13,7 @@ import {
   setBotChallengeHandler,
   UNEXPECTED_STATUS,
 } from './api';
+import { lazySchema } from './schemas';
 
 describe('parseApiError (spec §8 shapes)', () => {
   it('reads a body with limitErrors as a limit error', () => {
@@ -170,6 +171,43 @@ describe('apiRequest', () => {
       vi.fn(async () => new Response('{"nope":true}', { status: 200 })),
     );
     await expect(apiRequest('/x', { schema: TransferSummary })).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it('loads a schema given as a loader while the request is on its way, and validates with it', async () => {
+    const summary = transferSummary({ totalSize: 3 });
+    const order: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        order.push('fetch');
+        return new Response(JSON.stringify(summary), { status: 200 });
+      }),
+    );
+    const load = vi.fn(async () => {
+      order.push('schema');
+      return TransferSummary;
+    });
+    await expect(apiRequest('/transfer/x', { schema: load })).resolves.toEqual(summary);
+    // asked for before the request went out, not after the answer came
+    expect(order).toEqual(['schema', 'fetch']);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{"nope":true}', { status: 200 })),
+    );
+    await expect(apiRequest('/x', { schema: load })).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it('says network error when a schema to load cannot be fetched', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{}', { status: 200 })),
+    );
+    const failing = () => Promise.reject(new TypeError('Failed to fetch dynamically imported module'));
+    await expect(apiRequest('/x', { schema: failing })).rejects.toBeInstanceOf(NetworkError);
+  });
+
+  it("lazySchema gives @ferry/core's own schema", async () => {
+    expect(await lazySchema('TransferSummary')()).toBe(TransferSummary);
   });
 
   it('turns a failed fetch into a NetworkError', async () => {

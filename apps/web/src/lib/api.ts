@@ -113,9 +113,16 @@ export interface ApiRequestOptions<T> {
   query?: Record<string, string | number | boolean | null | undefined>;
   body?: unknown;
   headers?: Record<string, string>;
-  /** Validates the success body (the zod schemas of @ferry/core). */
-  schema?: { parse(value: unknown): T };
+  /**
+   * Validates the success body (the zod schemas of @ferry/core); or loads the schema first, alongside the call
+   * (`lazySchema` of ./schemas.ts): the calls a page makes as it loads do not make it load zod before it draws.
+   */
+  schema?: Schema<T> | (() => Promise<Schema<T>>);
   signal?: AbortSignal;
+}
+
+interface Schema<T> {
+  parse(value: unknown): T;
 }
 
 export function buildQuery(query: ApiRequestOptions<unknown>['query']): string {
@@ -139,6 +146,9 @@ export function setBotChallengeHandler(handler: () => void): void {
 export async function apiRequest<T>(path: string, options: ApiRequestOptions<T> = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  // A schema to load is fetched while the request is on its way.
+  const schema = typeof options.schema === 'function' ? options.schema() : options.schema;
+  if (schema instanceof Promise) schema.catch(() => undefined);
   let response: Response;
   try {
     response = await fetch(`${API_PREFIX}${path}${buildQuery(options.query)}`, {
@@ -165,9 +175,16 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions<T> 
       throw new ApiError({ kind: 'generic', status: response.status, message: 'unreadable response body' });
     }
   }
-  if (!options.schema) return value as T;
+  if (!schema) return value as T;
+  let validator: Schema<T>;
   try {
-    return options.schema.parse(value);
+    validator = await schema;
+  } catch (cause) {
+    // its chunk could not be fetched: as if the answer had not come
+    throw new NetworkError(cause);
+  }
+  try {
+    return validator.parse(value);
   } catch {
     throw new ApiError({ kind: 'generic', status: response.status, message: 'unexpected response body' });
   }

@@ -1,29 +1,25 @@
 import {
-  ApiTokenCreated,
+  type ApiTokenCreated,
   type ApiTokenCreateRequest,
-  ApiTokenInfo,
-  AuthState,
+  type ApiTokenInfo,
+  type AuthState,
   type ChangePasswordRequest,
   type ChosenPlan,
   type EnterpriseContactRequest,
-  EnterpriseContactResponse,
-  HasActiveAccountResponse,
-  IdTokenResponse,
-  ProvidersByEmailResponse,
-  RecoveryCodesResponse,
+  type IdTokenResponse,
+  type RecoveryCodesResponse,
   type RegisterRequest,
-  RegisterResponse,
   SESSION_COOKIE_STAY_SIGNED_IN_MINUTES,
-  SessionCookieResponse,
-  SessionInfo,
+  type SessionCookieResponse,
+  type SessionInfo,
   type SignInRequest,
-  SignOutResponse,
-  TotpSetupResponse,
-  TotpStatus,
-  UserProfile,
+  type TotpSetupResponse,
+  type TotpStatus,
+  type UserProfile,
   type UserProfileUpdate,
 } from '@ferry/core';
 import { API_PREFIX, apiRequest, buildQuery } from './api';
+import { lazySchema } from './schemas';
 
 /**
  * The accounts and sessions calls (packages/core/src/api/auth.ts), answers validated with @ferry/core's zod
@@ -42,12 +38,20 @@ export function sessionMinutes(staySignedIn: boolean): number {
 
 /** 202: the same answer whether or not the address has an account; a verification link is mailed. */
 export function register(request: RegisterRequest): Promise<{ sentTo: string }> {
-  return apiRequest('/auth/register', { method: 'POST', body: request, schema: RegisterResponse });
+  return apiRequest('/auth/register', {
+    method: 'POST',
+    body: request,
+    schema: lazySchema('RegisterResponse'),
+  });
 }
 
 /** The token of the mailed `/verify-email?token=…` link → an id token (401 INVALID_TOKEN when used/expired). */
 export function verifyEmail(token: string): Promise<IdTokenResponse> {
-  return apiRequest('/auth/verify-email', { method: 'POST', body: { token }, schema: IdTokenResponse });
+  return apiRequest('/auth/verify-email', {
+    method: 'POST',
+    body: { token },
+    schema: lazySchema('IdTokenResponse'),
+  });
 }
 
 /**
@@ -55,7 +59,7 @@ export function verifyEmail(token: string): Promise<IdTokenResponse> {
  * 403 EMAIL_NOT_VERIFIED (a new link was mailed), 401 SECOND_FACTOR_REQUIRED, 429 RATE_LIMITED.
  */
 export function signIn(request: SignInRequest): Promise<IdTokenResponse> {
-  return apiRequest('/auth/signin', { method: 'POST', body: request, schema: IdTokenResponse });
+  return apiRequest('/auth/signin', { method: 'POST', body: request, schema: lazySchema('IdTokenResponse') });
 }
 
 /** 202 always; a reset link is mailed when the account exists. */
@@ -71,7 +75,7 @@ export function resetPassword(token: string, password: string, totp?: string): P
   return apiRequest('/auth/password/reset', {
     method: 'POST',
     body: { token, password, totp },
-    schema: IdTokenResponse,
+    schema: lazySchema('IdTokenResponse'),
   });
 }
 
@@ -93,7 +97,7 @@ export function createSessionCookie(
   return apiRequest('/auth/auth/session-cookie', {
     headers: { 'id-token': idToken },
     query: { ...options },
-    schema: SessionCookieResponse,
+    schema: lazySchema('SessionCookieResponse'),
   });
 }
 
@@ -105,7 +109,7 @@ export function redeemCustomToken(customToken: string, deviceId?: string): Promi
   return apiRequest('/auth/auth/custom-token', {
     method: 'POST',
     body: { customToken, deviceId },
-    schema: SessionCookieResponse,
+    schema: lazySchema('SessionCookieResponse'),
   });
 }
 
@@ -117,7 +121,7 @@ export function setSession(sessionToken: string, expiresTimestamp?: number): Pro
   return apiRequest('/auth/auth/set-session', {
     headers: { 'session-token': sessionToken },
     query: { expiresTimestamp },
-    schema: SessionCookieResponse,
+    schema: lazySchema('SessionCookieResponse'),
   });
 }
 
@@ -133,19 +137,16 @@ export async function signOut(options: { deviceId?: string; revokeAllSessions?: 
 
 /** A fresh id token for the current session (fresh claims, e.g. the plan after a change). */
 export function fetchIdToken(): Promise<IdTokenResponse> {
-  return apiRequest('/auth/auth/id-token', { schema: IdTokenResponse });
+  return apiRequest('/auth/auth/id-token', { schema: lazySchema('IdTokenResponse') });
 }
 
 /** The spec §3 auth state of this browser's session; the anonymous state when there is none. */
 export function getAuthState(signal?: AbortSignal): Promise<AuthState> {
-  return apiRequest('/auth/me', { schema: AuthState, signal });
+  return apiRequest('/auth/me', { schema: lazySchema('AuthState'), signal });
 }
 
-const SessionList = SessionInfo.array();
-const ApiTokenList = ApiTokenInfo.array();
-
 export function listSessions(): Promise<SessionInfo[]> {
-  return apiRequest('/auth/sessions', { schema: SessionList });
+  return apiRequest('/auth/sessions', { schema: lazySchema('SessionList') });
 }
 
 export async function revokeSession(id: string): Promise<void> {
@@ -153,12 +154,12 @@ export async function revokeSession(id: string): Promise<void> {
 }
 
 export function listApiTokens(): Promise<ApiTokenInfo[]> {
-  return apiRequest('/auth/tokens', { schema: ApiTokenList });
+  return apiRequest('/auth/tokens', { schema: lazySchema('ApiTokenList') });
 }
 
 /** The token itself is in this answer only: it is shown once. */
 export function createApiToken(request: ApiTokenCreateRequest): Promise<ApiTokenCreated> {
-  return apiRequest('/auth/tokens', { method: 'POST', body: request, schema: ApiTokenCreated });
+  return apiRequest('/auth/tokens', { method: 'POST', body: request, schema: lazySchema('ApiTokenCreated') });
 }
 
 export async function revokeApiToken(id: string): Promise<void> {
@@ -167,14 +168,14 @@ export async function revokeApiToken(id: string): Promise<void> {
 
 export async function hasActiveAccount(email: string): Promise<boolean> {
   const answer = await apiRequest(`/user/auth/has-active-account/${encodeURIComponent(email)}`, {
-    schema: HasActiveAccountResponse,
+    schema: lazySchema('HasActiveAccountResponse'),
   });
   return answer.hasActiveAccount;
 }
 
 export async function signInProviders(email: string): Promise<string[]> {
   const answer = await apiRequest(`/auth/providers/users/${encodeURIComponent(email)}/by-email`, {
-    schema: ProvidersByEmailResponse,
+    schema: lazySchema('ProvidersByEmailResponse'),
   });
   return answer.providers;
 }
@@ -226,23 +227,27 @@ export async function changePassword(request: ChangePasswordRequest): Promise<nu
   const answer = await apiRequest('/auth/password/change', {
     method: 'POST',
     body: request,
-    schema: SignOutResponse,
+    schema: lazySchema('SignOutResponse'),
   });
   return answer.revoked;
 }
 
 export function getTotpStatus(): Promise<TotpStatus> {
-  return apiRequest('/auth/totp', { schema: TotpStatus });
+  return apiRequest('/auth/totp', { schema: lazySchema('TotpStatus') });
 }
 
 /** A new secret to scan; the second factor is on only once a code from it is confirmed (409 when on already). */
 export function setupTotp(): Promise<TotpSetupResponse> {
-  return apiRequest('/auth/totp/setup', { method: 'POST', schema: TotpSetupResponse });
+  return apiRequest('/auth/totp/setup', { method: 'POST', schema: lazySchema('TotpSetupResponse') });
 }
 
 /** Confirms the set-up with a code of the app → the recovery codes (shown once). */
 export function enableTotp(code: string): Promise<RecoveryCodesResponse> {
-  return apiRequest('/auth/totp/enable', { method: 'POST', body: { code }, schema: RecoveryCodesResponse });
+  return apiRequest('/auth/totp/enable', {
+    method: 'POST',
+    body: { code },
+    schema: lazySchema('RecoveryCodesResponse'),
+  });
 }
 
 /** New recovery codes (the old ones stop working), against a current code of the app. */
@@ -250,7 +255,7 @@ export function regenerateRecoveryCodes(code: string): Promise<RecoveryCodesResp
   return apiRequest('/auth/totp/recovery-codes', {
     method: 'POST',
     body: { code },
-    schema: RecoveryCodesResponse,
+    schema: lazySchema('RecoveryCodesResponse'),
   });
 }
 
@@ -267,7 +272,7 @@ export function updateUserProfile(uid: string, update: UserProfileUpdate): Promi
   return apiRequest(`/user/users/${encodeURIComponent(uid)}`, {
     method: 'PATCH',
     body: update,
-    schema: UserProfile,
+    schema: lazySchema('UserProfile'),
   });
 }
 
@@ -276,6 +281,6 @@ export function sendEnterpriseContact(request: EnterpriseContactRequest): Promis
   return apiRequest('/sales/enterprise-contact', {
     method: 'POST',
     body: request,
-    schema: EnterpriseContactResponse,
+    schema: lazySchema('EnterpriseContactResponse'),
   });
 }

@@ -1,16 +1,16 @@
-import {
-  CheckPasswordResponse,
+import type {
   InboxListResponse,
   ReceivedUploadView,
   ReceivePointPublic,
   ReceiveReceipt,
-  type ReceiveRequestCreate,
+  ReceiveRequestCreate,
   ReceiveRequestView,
-  type ReceiveTarget,
-  type ReceiveUploadCreate,
+  ReceiveTarget,
+  ReceiveUploadCreate,
   ReceiveUploadCreateResponse,
 } from '@ferry/core';
 import { apiRequest } from './api';
+import { lazySchema } from './schemas';
 import type { CompletedFile } from './transfer-api';
 
 /** The receive calls of docs/api.md "Receiving files (S3)" that the web app makes. */
@@ -19,26 +19,30 @@ import type { CompletedFile } from './transfer-api';
 
 /** POST /receive/requests: a file request (S1 mails each asked person a personal link; S2 gives one link). */
 export function createReceiveRequest(request: ReceiveRequestCreate): Promise<ReceiveRequestView> {
-  return apiRequest('/receive/requests', { method: 'POST', body: request, schema: ReceiveRequestView });
+  return apiRequest('/receive/requests', {
+    method: 'POST',
+    body: request,
+    schema: lazySchema('ReceiveRequestView'),
+  });
 }
 
 /** GET /receive/requests/{id}: the owner's view, with each asked person's delivery. */
 export function getReceiveRequest(requestId: string, signal?: AbortSignal): Promise<ReceiveRequestView> {
   return apiRequest(`/receive/requests/${encodeURIComponent(requestId)}`, {
-    schema: ReceiveRequestView,
+    schema: lazySchema('ReceiveRequestView'),
     signal,
   });
 }
 
 /** GET /receive/inboxes: the signed-in user's inboxes and whether they may receive into inboxes. */
 export function listInboxes(signal?: AbortSignal): Promise<InboxListResponse> {
-  return apiRequest('/receive/inboxes', { schema: InboxListResponse, signal });
+  return apiRequest('/receive/inboxes', { schema: lazySchema('InboxListResponse'), signal });
 }
 
 /** GET /receive/received/{transferId}: who uploaded a received (S3) transfer, and their answers. */
 export function getReceivedUpload(transferId: string, signal?: AbortSignal): Promise<ReceivedUploadView> {
   return apiRequest(`/receive/received/${encodeURIComponent(transferId)}`, {
-    schema: ReceivedUploadView,
+    schema: lazySchema('ReceivedUploadView'),
     signal,
   });
 }
@@ -47,7 +51,7 @@ export function getReceivedUpload(transferId: string, signal?: AbortSignal): Pro
 
 /** What an upload page shows: GET /receive/points/…, or /receive/push?to= for /push. */
 export function getReceivePoint(target: ReceiveTarget, signal?: AbortSignal): Promise<ReceivePointPublic> {
-  const options = { schema: ReceivePointPublic, signal };
+  const options = { schema: lazySchema('ReceivePointPublic'), signal };
   switch (target.kind) {
     case 'request':
       return apiRequest(`/receive/points/request/${encodeURIComponent(target.requestId)}`, {
@@ -68,7 +72,7 @@ export function checkReceivePassword(target: ReceiveTarget, password: string): P
   return apiRequest('/receive/check-password', {
     method: 'POST',
     body: { target, password },
-    schema: CheckPasswordResponse,
+    schema: lazySchema('CheckPasswordResponse'),
   });
 }
 
@@ -77,7 +81,7 @@ export function createReceiveUpload(upload: ReceiveUploadCreate): Promise<Receiv
   return apiRequest('/receive/uploads', {
     method: 'POST',
     body: upload,
-    schema: ReceiveUploadCreateResponse,
+    schema: lazySchema('ReceiveUploadCreateResponse'),
   });
 }
 
@@ -85,7 +89,7 @@ export function createReceiveUpload(upload: ReceiveUploadCreate): Promise<Receiv
 export function getReceiveUpload(transferId: string, uploadToken: string): Promise<ReceiveReceipt> {
   return apiRequest(`/receive/uploads/${encodeURIComponent(transferId)}`, {
     headers: { 'X-Upload-Token': uploadToken },
-    schema: ReceiveReceipt,
+    schema: lazySchema('ReceiveReceipt'),
   });
 }
 
@@ -99,6 +103,6 @@ export function completeReceiveUpload(
     method: 'POST',
     headers: { 'X-Upload-Token': uploadToken },
     body: { files },
-    schema: ReceiveReceipt,
+    schema: lazySchema('ReceiveReceipt'),
   });
 }

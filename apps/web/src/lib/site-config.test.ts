@@ -39,6 +39,17 @@ describe('the site settings the server puts in index.html', () => {
     }
   });
 
+  it('says whether the page came with a session cookie only when the server said so', () => {
+    expect(parseSiteConfig('{"madeInCountry":"FR","mainDomain":true,"sessionCookie":false}')).toEqual({
+      madeInCountry: 'FR',
+      mainDomain: true,
+      ownHost: false,
+      sessionCookie: false,
+    });
+    expect(parseSiteConfig('{"sessionCookie":true}').sessionCookie).toBe(true);
+    expect(parseSiteConfig('{"sessionCookie":"no"}')).not.toHaveProperty('sessionCookie');
+  });
+
   it('reads missing, empty or invalid settings as no banner and not the main domain', () => {
     for (const text of [null, undefined, '', '{', 'null', '[]', '"FR"', '42']) {
       expect(parseSiteConfig(text)).toEqual(NO_SITE_CONFIG);

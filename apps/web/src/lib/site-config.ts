@@ -14,6 +14,11 @@ export interface SiteConfig {
   ownHost: boolean;
   /** On the main host: the user's home host (auth-redirect cookie, spec §4), where the home page goes; else absent. */
   homeOrigin?: string;
+  /**
+   * Whether the page was asked for with a session cookie; false: the visitor is signed out for sure, before
+   * GET /api/auth/me answers. Absent when the server did not say (dev server, tests).
+   */
+  sessionCookie?: boolean;
 }
 
 export const SITE_CONFIG_ELEMENT_ID = 'ferry-site-config';
@@ -35,7 +40,7 @@ export function parseSiteConfig(text: string | null | undefined): SiteConfig {
     return { ...NO_SITE_CONFIG };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ...NO_SITE_CONFIG };
-  const { madeInCountry, mainDomain, ownHost, homeOrigin } = value as Record<string, unknown>;
+  const { madeInCountry, mainDomain, ownHost, homeOrigin, sessionCookie } = value as Record<string, unknown>;
   const country = typeof madeInCountry === 'string' ? madeInCountry.trim().toUpperCase() : '';
   return {
     // ZZ is ISO's "unknown region": no country to name.
@@ -43,6 +48,7 @@ export function parseSiteConfig(text: string | null | undefined): SiteConfig {
     mainDomain: mainDomain === true,
     ownHost: ownHost === true,
     ...(typeof homeOrigin === 'string' && /^https?:\/\/[^/]+$/.test(homeOrigin) ? { homeOrigin } : {}),
+    ...(typeof sessionCookie === 'boolean' ? { sessionCookie } : {}),
   };
 }
 

@@ -1,15 +1,16 @@
-import { OwnerCustomization, Theme, ThemeAsset, type ThemeAssetKind, type ThemeUpdate } from '@ferry/core';
+import type { OwnerCustomization, Theme, ThemeAsset, ThemeAssetKind, ThemeUpdate } from '@ferry/core';
 import { API_PREFIX, apiRequest, NetworkError, parseApiError } from './api';
+import { lazySchema } from './schemas';
 
 /** GET /api/theme: the theme of the host's owner, or of the signed-in user's account or team, else defaults. */
 export function getTheme(signal?: AbortSignal): Promise<Theme> {
-  return apiRequest('/theme', { schema: Theme, signal });
+  return apiRequest('/theme', { schema: lazySchema('Theme'), signal });
 }
 
 /** GET /api/user/users/{uid}/customization: the saved theme and its assets. */
 export function getOwnerCustomization(uid: string, signal?: AbortSignal): Promise<OwnerCustomization> {
   return apiRequest(`/user/users/${encodeURIComponent(uid)}/customization`, {
-    schema: OwnerCustomization,
+    schema: lazySchema('OwnerCustomization'),
     signal,
   });
 }
@@ -19,7 +20,7 @@ export function saveCustomization(uid: string, body: ThemeUpdate): Promise<Theme
   return apiRequest(`/user/users/${encodeURIComponent(uid)}/customization`, {
     method: 'PUT',
     body,
-    schema: Theme,
+    schema: lazySchema('Theme'),
   });
 }
 
@@ -41,7 +42,7 @@ export async function uploadThemeAsset(uid: string, kind: ThemeAssetKind, file: 
   }
   const text = await response.text().catch(() => '');
   if (!response.ok) throw parseApiError(response.status, text, response.headers.get('Retry-After'));
-  return ThemeAsset.parse(JSON.parse(text));
+  return (await lazySchema('ThemeAsset')()).parse(JSON.parse(text));
 }
 
 /** DELETE …/customization/assets/{assetId}. */

@@ -1,22 +1,26 @@
-import {
-  CheckPasswordResponse,
+import type {
   DownloadInfo,
   DownloadLinkResponse,
   Limits,
   SenderVerificationResendResponse,
   SenderVerificationResponse,
   ThumbnailLinksResponse,
-  type TransferCreateRequest,
+  TransferCreateRequest,
   TransferCreateResponse,
   TransferSummary,
   UnsubscribeResponse,
 } from '@ferry/core';
 import { apiRequest } from './api';
+import { lazySchema } from './schemas';
 
 /** The calls of docs/api.md that the web app makes. */
 
 export function createTransfer(request: TransferCreateRequest): Promise<TransferCreateResponse> {
-  return apiRequest('/transfer/transfers', { method: 'POST', body: request, schema: TransferCreateResponse });
+  return apiRequest('/transfer/transfers', {
+    method: 'POST',
+    body: request,
+    schema: lazySchema('TransferCreateResponse'),
+  });
 }
 
 /**
@@ -24,7 +28,7 @@ export function createTransfer(request: TransferCreateRequest): Promise<Transfer
  * member, else the user's uid (spec §4).
  */
 export function getLimits(id: string, signal?: AbortSignal): Promise<Limits> {
-  return apiRequest(`/transfer/limits/${encodeURIComponent(id)}`, { schema: Limits, signal });
+  return apiRequest(`/transfer/limits/${encodeURIComponent(id)}`, { schema: lazySchema('Limits'), signal });
 }
 
 export interface CompletedFile {
@@ -41,14 +45,14 @@ export function completeTransfer(
     method: 'POST',
     headers: { 'X-Upload-Token': uploadToken },
     body: { files },
-    schema: TransferSummary,
+    schema: lazySchema('TransferSummary'),
   });
 }
 
 export function getUploadState(transferId: string, uploadToken: string): Promise<TransferSummary> {
   return apiRequest(`/transfer/transfers/${encodeURIComponent(transferId)}/upload-state`, {
     headers: { 'X-Upload-Token': uploadToken },
-    schema: TransferSummary,
+    schema: lazySchema('TransferSummary'),
   });
 }
 
@@ -62,7 +66,7 @@ export function verifySender(
     method: 'POST',
     headers: { 'X-Upload-Token': uploadToken },
     body: { code },
-    schema: SenderVerificationResponse,
+    schema: lazySchema('SenderVerificationResponse'),
   });
 }
 
@@ -74,7 +78,7 @@ export function resendSenderCode(
   return apiRequest(`/transfer/transfers/${encodeURIComponent(transferId)}/sender-verification/resend`, {
     method: 'POST',
     headers: { 'X-Upload-Token': uploadToken },
-    schema: SenderVerificationResendResponse,
+    schema: lazySchema('SenderVerificationResendResponse'),
   });
 }
 
@@ -83,7 +87,7 @@ export function unsubscribe(token: string): Promise<UnsubscribeResponse> {
   return apiRequest('/transfer/notifications/unsubscribe', {
     method: 'POST',
     query: { token },
-    schema: UnsubscribeResponse,
+    schema: lazySchema('UnsubscribeResponse'),
   });
 }
 
@@ -97,7 +101,11 @@ export interface DownloadAccess {
 }
 
 export function getDownloadInfo(access: DownloadAccess, signal?: AbortSignal): Promise<DownloadInfo> {
-  return apiRequest('/transfer/downloads/info', { query: { ...access }, schema: DownloadInfo, signal });
+  return apiRequest('/transfer/downloads/info', {
+    query: { ...access },
+    schema: lazySchema('DownloadInfo'),
+    signal,
+  });
 }
 
 export function checkDownloadPassword(
@@ -109,7 +117,7 @@ export function checkDownloadPassword(
     method: 'POST',
     // An S1 transfer's password is checked only with the personal link's secret (or for its owner).
     body: userSecret ? { transferId, password, userSecret } : { transferId, password },
-    schema: CheckPasswordResponse,
+    schema: lazySchema('CheckPasswordResponse'),
   });
 }
 
@@ -131,7 +139,10 @@ export function getDownloadLink(
     'admin-dashboard'?: boolean;
   },
 ): Promise<DownloadLinkResponse> {
-  return apiRequest('/transfer/downloads/link', { query: { ...access }, schema: DownloadLinkResponse });
+  return apiRequest('/transfer/downloads/link', {
+    query: { ...access },
+    schema: lazySchema('DownloadLinkResponse'),
+  });
 }
 
 /** Thumbnails of some files (spec §7 thumbnail-links); `pending` ones are asked again a little later. */
@@ -144,7 +155,7 @@ export function getThumbnailLinks(
     method: 'POST',
     query: { ...access },
     body: { fileIds, format: 'web' },
-    schema: ThumbnailLinksResponse,
+    schema: lazySchema('ThumbnailLinksResponse'),
     signal,
   });
 }
@@ -153,6 +164,6 @@ export function getThumbnailLinks(
 export function getPreview(access: DownloadAccess, fileId: string): Promise<DownloadLinkResponse> {
   return apiRequest('/transfer/downloads/link', {
     query: { ...access, fileId, preview: true },
-    schema: DownloadLinkResponse,
+    schema: lazySchema('DownloadLinkResponse'),
   });
 }

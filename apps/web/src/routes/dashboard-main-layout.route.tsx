@@ -1,4 +1,7 @@
 import { MainLayout } from '../features/dashboard/main-layout';
+
+export { preloadPanel } from '../features/dashboard/main-layout';
+
 import { BehindPage } from '../features/receive/behind-page';
 
 /**

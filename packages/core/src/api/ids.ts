@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { FILE_ID_LENGTH, TRANSFER_ID_LENGTH } from '../constants.js';
+import { CUSTOM_LINK_REF_PATTERN, FILE_ID_PATTERN, TRANSFER_ID_PATTERN } from '../rules/id-format.js';
 
-export const TransferId = z
-  .string()
-  .regex(new RegExp(`^[A-Za-z0-9]{${TRANSFER_ID_LENGTH}}$`), 'not a transfer id');
-export const FileId = z.string().regex(new RegExp(`^[A-Za-z0-9]{${FILE_ID_LENGTH}}$`), 'not a file id');
+export const TransferId = z.string().regex(TRANSFER_ID_PATTERN, 'not a transfer id');
+export const FileId = z.string().regex(FILE_ID_PATTERN, 'not a file id');
 
 /**
  * What download calls accept as `transferId`: the transfer's id, or its custom link in any case (a custom link is
@@ -12,5 +10,5 @@ export const FileId = z.string().regex(new RegExp(`^[A-Za-z0-9]{${FILE_ID_LENGTH
  */
 export const TransferRef = z.union([
   TransferId,
-  z.string().regex(/^[A-Za-z0-9-]{3,64}$/, 'not a transfer id or custom link'),
+  z.string().regex(CUSTOM_LINK_REF_PATTERN, 'not a transfer id or custom link'),
 ]);

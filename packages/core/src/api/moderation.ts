@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TRANSFER_STATUSES, TRANSFER_TYPES } from '../enums.js';
+import { REPORT_DETAILS_MAX, REPORT_REASONS } from '../rules/report.js';
 import { Email, TransferId } from './transfer.js';
 
 /*
@@ -9,13 +10,9 @@ import { Email, TransferId } from './transfer.js';
  * (shown as deleted to everyone), its files kept RETENTION_DAYS for legal requests, then purged.
  */
 
-/** Why a transfer is reported. */
-export const REPORT_REASONS = ['malware', 'phishing', 'copyright', 'illegal', 'spam', 'other'] as const;
+export { REPORT_DETAILS_MAX, REPORT_REASONS };
 export const ReportReason = z.enum(REPORT_REASONS);
 export type ReportReason = z.infer<typeof ReportReason>;
-
-/** Longest free text of a report. */
-export const REPORT_DETAILS_MAX = 2000;
 
 /**
  * POST /api/transfer/reports → 202 { received: true }, whether or not the transfer exists (the answer tells

@@ -127,11 +127,7 @@ export type ReceiveTheme = z.infer<typeof ReceiveTheme>;
 export const ReceiveThemeInput = ReceiveTheme.partial();
 export type ReceiveThemeInput = z.input<typeof ReceiveThemeInput>;
 
-export const DEFAULT_RECEIVE_THEME: Readonly<{
-  backgroundColor: string;
-  actionColor: string;
-  startbtnColor: string;
-}> = Object.freeze({ backgroundColor: '#4052B5', actionColor: '#3F51B5', startbtnColor: '#FF6208' });
+export { DEFAULT_RECEIVE_THEME } from '../rules/theme-defaults.js';
 
 /** How the upload form asks for one uploader field. */
 export const FIELD_MODES = ['hidden', 'optional', 'required'] as const;

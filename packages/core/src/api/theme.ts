@@ -10,12 +10,7 @@ import { hasLayoutControlChars } from '../rules/text.js';
 /** A hex colour `#RRGGBB` (or `#RGB`). */
 const Hex = z.string().regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, 'not a hex colour');
 
-/** Spec §3 default colours, used for any that is missing. */
-export const DEFAULT_THEME_COLORS: Readonly<{
-  backgroundColor: string;
-  actionColor: string;
-  startbtnColor: string;
-}> = Object.freeze({ backgroundColor: '#4052B5', actionColor: '#3F51B5', startbtnColor: '#FF6208' });
+export { DEFAULT_THEME_COLORS } from '../rules/theme-defaults.js';
 
 export const THEME_ASSET_KINDS = ['logo', 'wallpaper', 'mailHeader', 'video'] as const;
 export type ThemeAssetKind = (typeof THEME_ASSET_KINDS)[number];

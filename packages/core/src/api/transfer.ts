@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SCAN_STATUSES, TRANSFER_EVENTS, TRANSFER_STATUSES, TRANSFER_TYPES } from '../enums.js';
+import { EMAIL_MAX_LENGTH } from '../rules/email.js';
 import { EVENT_ACTOR_KINDS } from '../rules/event-actor.js';
 import { hasLayoutControlChars } from '../rules/text.js';
 import { TransferPrice } from './billing.js';
@@ -22,7 +23,7 @@ export const PersonName = (max = 200) =>
     .refine((v) => !hasLayoutControlChars(v), 'must not contain line breaks or control characters');
 
 /** An e-mail address as people type it: surrounding spaces are dropped. */
-export const Email = z.string().trim().email().max(320);
+export const Email = z.string().trim().email().max(EMAIL_MAX_LENGTH);
 
 export { FileId, TransferId, TransferRef };
 

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { LOCALES } from '../constants.js';
-import { PERMISSIONS, type TransferType } from '../enums.js';
+import { PERMISSIONS } from '../enums.js';
 import { Email, PersonName } from './transfer.js';
+
+export {
+  DEFAULT_NOTIFICATION_SETTINGS,
+  DEFAULT_TEAM_MEMBER_UPLOADER_SETTINGS,
+  DEFAULT_UPLOADER_SETTINGS,
+  defaultTransferType,
+  EMPTY_TEMPLATE,
+} from './user-defaults.js';
 
 /** Spec §3 uploaderSettings (the full flag set of "Uploader settings"). */
 export const UploaderSettings = z.object({
@@ -27,36 +35,6 @@ export const UploaderSettings = z.object({
 });
 export type UploaderSettings = z.infer<typeof UploaderSettings>;
 
-/** Spec §3: all true except requirePassword, allowCustomization, requireForceEmailWhenDownloadS2 and receiveRequirePassword; empty lists. */
-export const DEFAULT_UPLOADER_SETTINGS: Readonly<UploaderSettings> = Object.freeze({
-  allowS1: true,
-  allowS2: true,
-  allowInboxS1: true,
-  allowInboxS2: true,
-  passwordOpt: true,
-  requirePassword: false,
-  notificationOpt: true,
-  downloadLimitOpt: true,
-  filePreviewOpt: true,
-  allowCustomization: false,
-  requireForceEmailWhenDownloadS2: false,
-  sendAllowedExtensions: [],
-  receiveAllowedExtensions: [],
-  receivePasswordOpt: true,
-  receiveRequirePassword: false,
-  receiveNotificationOpt: true,
-  receiveFilePreviewOpt: true,
-  receiveAllowCustomization: true,
-  receiveAvailabilityOpt: true,
-});
-
-/** Spec §3: the default set for team members is the same without inbox uploads. */
-export const DEFAULT_TEAM_MEMBER_UPLOADER_SETTINGS: Readonly<UploaderSettings> = Object.freeze({
-  ...DEFAULT_UPLOADER_SETTINGS,
-  allowInboxS1: false,
-  allowInboxS2: false,
-});
-
 export const NotificationSettings = z.object({
   transfer: z.object({
     summary: z.boolean(),
@@ -67,17 +45,6 @@ export const NotificationSettings = z.object({
   receive: z.object({ expiryReminder: z.boolean(), upload: z.boolean() }),
 });
 export type NotificationSettings = z.infer<typeof NotificationSettings>;
-
-/** What a new account starts with ("not shown" in the spec): every mail on except S2 download confirmations. */
-export const DEFAULT_NOTIFICATION_SETTINGS: Readonly<NotificationSettings> = Object.freeze({
-  transfer: {
-    summary: true,
-    expiryReminder: true,
-    downloadConfirmation: true,
-    downloadConfirmationS2: false,
-  },
-  receive: { expiryReminder: true, upload: true },
-});
 
 const text = (max: number) =>
   z
@@ -96,15 +63,6 @@ export const TransferTemplate = z.object({
   s2AsDefault: z.boolean(),
 });
 export type TransferTemplate = z.infer<typeof TransferTemplate>;
-
-export const EMPTY_TEMPLATE: Readonly<TransferTemplate> = Object.freeze({
-  name: null,
-  message: null,
-  recipients: [],
-  password: null,
-  defaultAvailability: null,
-  s2AsDefault: false,
-});
 
 export const AddressBookSettings = z.object({
   /** Save the recipients of sent transfers to the address book automatically. */
@@ -144,25 +102,6 @@ export const UserProfileUpdate = z.object({
 export type UserProfileUpdate = z.input<typeof UserProfileUpdate>;
 
 export const CountryResponse = z.object({ country: z.string().length(2) });
-
-/**
- * The default transfer type of spec §4: S3 on /push and the widget page; otherwise S1, or S2 when the template
- * says s2AsDefault; a managed user only gets an allowed type (S1 not allowed → S2; S2 not allowed → S1).
- */
-export function defaultTransferType(input: {
-  page: 'uploader' | 'push' | 'widget';
-  s2AsDefault: boolean;
-  managed: boolean;
-  allowS1: boolean;
-  allowS2: boolean;
-}): TransferType {
-  if (input.page === 'push' || input.page === 'widget') return 'S3';
-  const wanted: TransferType = input.s2AsDefault ? 'S2' : 'S1';
-  if (!input.managed) return wanted;
-  if (wanted === 'S1' && !input.allowS1) return 'S2';
-  if (wanted === 'S2' && !input.allowS2) return 'S1';
-  return wanted;
-}
 
 /**
  * GET /api/user/teams/{teamId}/members/{uid} → TeamMembership. A team is identified by its manager's uid

@@ -1,11 +1,19 @@
-import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useNavigate } from 'react-router';
-import { SlidePanel } from '../../components/slide-panel';
+import { lazy, type ReactNode, Suspense } from 'react';
+import { useLocation } from 'react-router';
 import { MOBILE_QUERY, useMediaQuery } from '../../components/slide-panel-media';
+import { withTexts } from '../../i18n/texts';
+import { preloadable } from '../../lib/preloadable';
 import { effectivePanelState, panelStateOf } from './panel-state';
-import { returnPagePath } from './return-page';
 import './dashboard.css';
+
+// The panel is a chunk of its own (with the texts it names): the uploader at `/` never opens it.
+const loadPanel = preloadable(withTexts(() => import('./main-panel')));
+const MainPanel = lazy(loadPanel);
+
+/** Fetches the panel (and its texts) when `pathname` opens it: the router asks before drawing the layout. */
+export function preloadPanel(pathname: string): Promise<unknown> {
+  return panelStateOf(pathname) === 'closed' ? Promise.resolve() : loadPanel();
+}
 
 /**
  * The main layout of spec §2: the page behind (the uploader) and, over it, the sliding content panel with the
@@ -14,27 +22,19 @@ import './dashboard.css';
  * panel covers it. Closing the panel returns to the uploader or receiver page the user came from.
  */
 export function MainLayout({ behind }: { behind: ReactNode }) {
-  const { t } = useTranslation();
   const { pathname } = useLocation();
-  const navigate = useNavigate();
   const mobile = useMediaQuery(MOBILE_QUERY);
   const state = effectivePanelState(panelStateOf(pathname), mobile);
   const covered = state === 'full' || state === 'immersive';
-  const label = pathname.startsWith('/account') ? t('auth:menu_account') : t('account:dashboard_title');
   return (
     <div className="main-frame" data-panel={state} data-testid="main-frame">
       <div className="main-behind" hidden={covered} inert={covered} data-testid="panel-behind">
         {behind}
       </div>
       {state !== 'closed' && (
-        <SlidePanel
-          state={state}
-          label={label}
-          closeLabel={t('account:panel_close')}
-          onClose={() => navigate(returnPagePath())}
-        >
-          <Outlet />
-        </SlidePanel>
+        <Suspense fallback={null}>
+          <MainPanel state={state} />
+        </Suspense>
       )}
     </div>
   );

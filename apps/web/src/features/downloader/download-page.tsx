@@ -1,10 +1,11 @@
-import { type DownloadFile, type DownloadInfo, TransferId, TransferRef } from '@ferry/core';
+import { type DownloadFile, type DownloadInfo, isTransferId, isTransferRef } from '@ferry/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ClockIcon, DownloadIcon } from '../../components/icons';
 import { useDescribeError } from '../../hooks/use-describe-error';
+import { withTexts } from '../../i18n/texts';
 import { ApiError } from '../../lib/api';
 import { PRODUCT_NAME } from '../../lib/config';
 import { formatDateTime, formatSize } from '../../lib/format';
@@ -28,7 +29,7 @@ import { forgetPurchase, keepPurchaseToken, purchaseTokenOf } from './purchase-s
 import { ReportAbuse } from './report-abuse';
 
 /** Buying a transfer on sale: its code (and Stripe.js) is loaded only for such a transfer. */
-const PurchasePanel = lazy(() => import('./purchase-panel'));
+const PurchasePanel = lazy(withTexts(() => import('./purchase-panel')));
 
 /** One code per page visit: every download started from this visit counts as one download of the transfer. */
 const BROWSER_CODE = crypto.randomUUID();
@@ -275,7 +276,7 @@ export function DownloadPage() {
   const toast = useToast();
   const queryClient = useQueryClient();
   const [password, setPassword] = useState<string | undefined>(undefined);
-  const valid = TransferRef.safeParse(transferId).success;
+  const valid = transferId !== undefined && isTransferRef(transferId);
   const info = useQuery({
     queryKey: ['download-info', transferId, password ?? null, userSecret ?? null, purchaseToken ?? null],
     queryFn: ({ signal }) => getDownloadInfo({ transferId, password, userSecret, purchaseToken }, signal),
@@ -314,7 +315,8 @@ export function DownloadPage() {
   const refetch = info.refetch;
   const reopen = useCallback(() => void refetch(), [refetch]);
   // Reports name the transfer by its id: known once the info answered, or when the link is the id itself.
-  const reportId = info.data?.transferId ?? (TransferId.safeParse(transferId).success ? transferId : null);
+  const reportId =
+    info.data?.transferId ?? (transferId !== undefined && isTransferId(transferId) ? transferId : null);
 
   if (!valid) return <Navigate to="/d/notfound" replace />;
   const title = <title>{t('downloader:page_title', { product: PRODUCT_NAME })}</title>;

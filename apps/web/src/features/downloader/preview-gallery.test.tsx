@@ -218,6 +218,40 @@ describe('preview gallery and viewer', () => {
     expect(root.querySelector('[data-testid="preview-open-IMG001"] img')).not.toBeNull();
   });
 
+  it("holds the gallery's place with a tile per file while the thumbnails are asked, so the list does not jump", async () => {
+    let answer: (thumbnails: ThumbnailLink[]) => void = () => undefined;
+    const thumbnails = new Promise<ThumbnailLink[]>((resolve) => {
+      answer = resolve;
+    });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string) => {
+        const url = new URL(input, 'http://x');
+        if (url.pathname.endsWith('/info')) return json(info);
+        if (url.pathname.endsWith('/thumbnail-links')) return json({ thumbnails: await thumbnails });
+        return new Response('', { status: 500 });
+      }),
+    );
+    view = await render(harness(<DownloadPage />, `/dl/${ID}`, '/dl/:transferId/:fileId?').ui);
+    const root = view.container;
+    await until(
+      () => root.querySelector('[data-testid="preview-gallery-loading"]') !== null,
+      'the placeholder',
+    );
+    const loading = byTestId(root, 'preview-gallery-loading');
+    expect(loading.getAttribute('aria-busy')).toBe('true');
+    // before the list, where the gallery comes, one tile per file with its name
+    expect([...loading.querySelectorAll('.preview-caption')].map((c) => c.textContent)).toEqual(
+      info.files.map((f) => f.name),
+    );
+    expect(
+      loading.compareDocumentPosition(byTestId(root, 'download-all')) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBe(Node.DOCUMENT_POSITION_FOLLOWING);
+    answer(ready);
+    await until(() => root.querySelector('[data-testid="preview-gallery"]') !== null, 'the gallery');
+    expect(root.querySelector('[data-testid="preview-gallery-loading"]')).toBeNull();
+  });
+
   it('shows no gallery and asks nothing when the sender turned previews off', async () => {
     const calls = serve({ info: { ...info, allowPreview: false } });
     view = await render(harness(<DownloadPage />, `/dl/${ID}`, '/dl/:transferId/:fileId?').ui);

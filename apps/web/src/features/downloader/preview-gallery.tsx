@@ -9,6 +9,8 @@ import { PreviewViewer } from './preview-viewer';
 /** Pending thumbnails are asked again this often, this many times (their jobs run after the upload). */
 export const THUMBNAIL_POLL_MS = 3000;
 export const THUMBNAIL_POLLS = 6;
+/** Tiles drawn while the first answer is awaited: a few rows at most, the rest come with it. */
+const LOADING_TILES = 12;
 
 /**
  * The transfer's files as a gallery of thumbnails (lazy images), each opening the in-page viewer when it can be
@@ -53,6 +55,28 @@ export function PreviewGallery({
       (x): x is { file: TransferFile; thumb: ThumbnailLink } =>
         x.thumb !== undefined && (x.thumb.status !== 'none' || x.thumb.preview),
     );
+  // While the first answer is on its way, a tile per file (its icon and name) holds the gallery's place, so the
+  // list below does not jump down when the answer comes (a layout shift)
+  if (thumbs.isPending && ids.length > 0) {
+    return (
+      <section className="preview-gallery" aria-busy="true" data-testid="preview-gallery-loading">
+        <ul className="preview-grid">
+          {files.slice(0, LOADING_TILES).map((file) => (
+            <li key={file.id} className="preview-item">
+              <span className="preview-tile">
+                <span className="preview-placeholder" aria-hidden="true">
+                  <FileIcon width={32} height={32} />
+                </span>
+              </span>
+              <span className="preview-caption" title={file.relativePath ?? file.name}>
+                {truncateFileName(file.name)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </section>
+    );
+  }
   if (shown.length === 0) return null;
   const viewable = shown.filter((x) => x.thumb.preview);
   return (

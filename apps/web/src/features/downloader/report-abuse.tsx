@@ -1,4 +1,4 @@
-import { Email, REPORT_DETAILS_MAX, REPORT_REASONS, type ReportReason } from '@ferry/core';
+import { isEmail, REPORT_DETAILS_MAX, REPORT_REASONS, type ReportReason } from '@ferry/core';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormActions } from '../../components/form-actions';
@@ -61,7 +61,7 @@ function ReportDialog({ transferId, onClose }: { transferId: string; onClose: ()
     event.preventDefault();
     const problems = {
       reason: reason ? undefined : t('downloader:report_reason_required'),
-      email: email.trim() && !Email.safeParse(email).success ? t('downloader:email_invalid') : undefined,
+      email: email.trim() && !isEmail(email) ? t('downloader:email_invalid') : undefined,
     };
     setErrors(problems);
     if (problems.reason || problems.email || !reason) return;

@@ -1,11 +1,14 @@
 import { lazy } from 'react';
+import { withTexts } from '../../i18n/texts';
+import { preloadable } from '../../lib/preloadable';
 import { returnPagePath } from '../dashboard/return-page';
 import { receiveModeOf } from './receive-mode';
 
 // Each page behind the panel is a chunk of its own: the uploader never loads the receiver (and its QR code), nor
 // the receiver the uploader.
-const loadUploader = () => import('../../routes/uploader.route');
-const loadReceiver = () => import('../../routes/request-files.route');
+// Preloaded by the router (preloadBehindPage): React.lazy then draws the page in the layout's first render.
+const loadUploader = preloadable(withTexts(() => import('../../routes/uploader.route')));
+const loadReceiver = preloadable(withTexts(() => import('../../routes/request-files.route')));
 
 export const LazyUploaderRoute = lazy(loadUploader);
 export const LazyRequestFilesRoute = lazy(loadReceiver);

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertIcon, CheckIcon } from '../../components/icons';
+import { withTexts } from '../../i18n/texts';
 import { formatDateTime } from '../../lib/format';
 import { getReceiveRequest } from '../../lib/receive-api';
 import { absoluteLink, LinkField } from '../uploader/done-step';
@@ -15,7 +16,7 @@ import {
 } from '../uploader/sent-step';
 
 // The QR code's encoder is fetched only when a request's link is shown.
-const QrCode = lazy(() => import('../../components/qr-code').then((m) => ({ default: m.QrCode })));
+const QrCode = lazy(withTexts(() => import('../../components/qr-code').then((m) => ({ default: m.QrCode }))));
 
 function allFinal(recipients: readonly ReceiveRecipientStatus[]): boolean {
   return recipients.length > 0 && recipients.every((r) => isFinalDelivery(r.delivery));

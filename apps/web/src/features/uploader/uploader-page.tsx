@@ -1,28 +1,26 @@
 import { DEFAULT_THEME_COLORS, isPayingPlan, type TransferSummary } from '@ferry/core';
-import { type ReactNode, useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { useDescribeError } from '../../hooks/use-describe-error';
+import { withTexts } from '../../i18n/texts';
 import { ApiError } from '../../lib/api';
 import { PRODUCT_NAME } from '../../lib/config';
+import { preloadable } from '../../lib/preloadable';
 import { useAuth } from '../auth/auth-context';
 import { useTheme } from '../customization/theme-context';
 import { InboxPanel } from '../receive/inbox-panel';
 import { useToast } from '../toasts/toast-context';
 import type { IncomingFile, WalkResult } from './collect-files';
-import { browserTimeZone, buildCreateRequest } from './create-request';
 import { DoneStep } from './done-step';
 import { FileList } from './file-list';
 import { FilePicker } from './file-picker';
-import { OptionsStep } from './options-step';
 import { ResumeBanner } from './resume-banner';
 import { clearPending } from './resume-store';
 import { addFiles, removeFiles, selectionLimitsOf } from './selection';
 import { usePreventStrayDrops, useSelectionNotices } from './selection-notices';
-import { CodeEntry, SendStep } from './send-step';
 import { loadSender, loadVerificationToken, saveSender, saveVerificationToken } from './sender-store';
 import type { VerifiedResult } from './sender-verification';
-import { SentStep } from './sent-step';
 import { StepIndicator } from './step-indicator';
 import { transferTypeFromHash } from './transfer-type';
 import { TransferTypeSwitch } from './transfer-type-switch';
@@ -32,6 +30,33 @@ import { formProblems, initialUploaderState, type UploadType, uploaderReducer } 
 import { usePendingTransfer } from './use-pending-transfer';
 import { useSending, waitsForCodeToSend } from './use-sending';
 import { useUploadFlow } from './use-upload-flow';
+
+// The steps after the first are chunks of their own, fetched once files are chosen (preloadLaterSteps) or when
+// a transfer to resume is found: a visitor who only looks at the page loads the file picker and no more.
+// Once fetched, a step is drawn in the render that shows it (preloadable), not a moment after.
+const loadOptionsStep = preloadable(
+  withTexts(() => import('./options-step').then((m) => ({ default: m.OptionsStep }))),
+);
+const loadSendStep = preloadable(
+  withTexts(() => import('./send-step').then((m) => ({ default: m.SendStep }))),
+);
+const loadCodeEntry = preloadable(
+  withTexts(() => import('./send-step').then((m) => ({ default: m.CodeEntry }))),
+);
+const loadSentStep = preloadable(
+  withTexts(() => import('./sent-step').then((m) => ({ default: m.SentStep }))),
+);
+const OptionsStep = lazy(loadOptionsStep);
+const SendStep = lazy(loadSendStep);
+const CodeEntry = lazy(loadCodeEntry);
+const SentStep = lazy(loadSentStep);
+
+/** Starts fetching the later steps (and their texts): called when the visitor picks files. */
+function preloadLaterSteps(): void {
+  void Promise.all([loadOptionsStep(), loadSendStep(), loadCodeEntry(), loadSentStep()]).catch(
+    () => undefined,
+  );
+}
 
 /**
  * The uploader at `/` (spec §2 main layout): a title area and the numbered upload wizard; `aside` (the promo
@@ -136,6 +161,7 @@ export function UploaderPage({ aside }: { aside?: ReactNode } = {}) {
   );
 
   const addToSelection = (incoming: readonly IncomingFile[]) => {
+    preloadLaterSteps();
     const result = addFiles(state.files, incoming, selectionLimitsOf(limits), {
       allowedExtensions: settings.sendAllowedExtensions,
     });
@@ -159,6 +185,7 @@ export function UploaderPage({ aside }: { aside?: ReactNode } = {}) {
   const start = async (sendType: UploadType) => {
     dispatch({ type: 'goTo', step: 3 });
     const token = loadVerificationToken(state.form.senderEmail);
+    const { browserTimeZone, buildCreateRequest } = await import('./create-request');
     const request = buildCreateRequest(state, sendType, {
       locale: i18n.language,
       senderVerificationToken: token,
@@ -260,16 +287,18 @@ export function UploaderPage({ aside }: { aside?: ReactNode } = {}) {
                 {/* Only once the server's state is known: a transfer that turns out to be fully uploaded goes
                     straight to the code step, and a code typed here in the meantime would be lost with the banner. */}
                 {resumable.state.checked && (
-                  <CodeEntry
-                    verification={resumable.state.pending.verification}
-                    target={targetOf(resumable.state.pending)}
-                    uploaded={false}
-                    onVerified={(result) => {
-                      keepProof(resumable.state?.pending.verification?.senderEmail ?? '', result);
-                      resumable.updateVerification({ state: 'verified' });
-                    }}
-                    onChange={resumable.updateVerification}
-                  />
+                  <Suspense fallback={null}>
+                    <CodeEntry
+                      verification={resumable.state.pending.verification}
+                      target={targetOf(resumable.state.pending)}
+                      uploaded={false}
+                      onVerified={(result) => {
+                        keepProof(resumable.state?.pending.verification?.senderEmail ?? '', result);
+                        resumable.updateVerification({ state: 'verified' });
+                      }}
+                      onChange={resumable.updateVerification}
+                    />
+                  </Suspense>
                 )}
               </ResumeBanner>
             )}
@@ -295,63 +324,75 @@ export function UploaderPage({ aside }: { aside?: ReactNode } = {}) {
           </div>
         )}
         {step === 2 && (
-          <OptionsStep
-            type={type}
-            form={state.form}
-            problems={problems}
-            limits={limits}
-            settings={settings}
-            dispatch={dispatch}
-            onBack={() => dispatch({ type: 'goTo', step: 1 })}
-            onStart={() => void start(type)}
-            busy={flow.creating}
-            paying={paying}
-            takenLink={takenLink}
-            recipientLabel={theme?.uploader.recipientLabel ?? null}
-            customization={
-              customizable
-                ? {
-                    wallpapers: theme?.customization.wallpaperURLs ?? [],
-                    themeColors: {
-                      backgroundColor: theme?.backgroundColor ?? DEFAULT_THEME_COLORS.backgroundColor,
-                      actionColor: theme?.actionColor ?? DEFAULT_THEME_COLORS.actionColor,
-                      startbtnColor: theme?.startbtnColor ?? DEFAULT_THEME_COLORS.startbtnColor,
-                    },
-                  }
-                : null
-            }
-          />
+          <Suspense fallback={<StepLoading />}>
+            <OptionsStep
+              type={type}
+              form={state.form}
+              problems={problems}
+              limits={limits}
+              settings={settings}
+              dispatch={dispatch}
+              onBack={() => dispatch({ type: 'goTo', step: 1 })}
+              onStart={() => void start(type)}
+              busy={flow.creating}
+              paying={paying}
+              takenLink={takenLink}
+              recipientLabel={theme?.uploader.recipientLabel ?? null}
+              customization={
+                customizable
+                  ? {
+                      wallpapers: theme?.customization.wallpaperURLs ?? [],
+                      themeColors: {
+                        backgroundColor: theme?.backgroundColor ?? DEFAULT_THEME_COLORS.backgroundColor,
+                        actionColor: theme?.actionColor ?? DEFAULT_THEME_COLORS.actionColor,
+                        startbtnColor: theme?.startbtnColor ?? DEFAULT_THEME_COLORS.startbtnColor,
+                      },
+                    }
+                  : null
+              }
+            />
+          </Suspense>
         )}
         {step === 3 && (
-          <SendStep
-            verification={verification}
-            target={sending?.target ?? null}
-            uploadDone={uploadDone}
-            snapshot={flow.snapshot}
-            controls={{
-              onPause: () => flow.engine?.pause(),
-              onResume: () => flow.engine?.resume(),
-              onRetry: () => flow.engine?.retry(),
-              onRetryFile: (id) => flow.engine?.retryFile(id),
-              onCancel: cancel,
-            }}
-            onVerified={onVerified}
-            onVerificationChange={current.updateVerification}
-          />
+          <Suspense fallback={<StepLoading />}>
+            <SendStep
+              verification={verification}
+              target={sending?.target ?? null}
+              uploadDone={uploadDone}
+              snapshot={flow.snapshot}
+              controls={{
+                onPause: () => flow.engine?.pause(),
+                onResume: () => flow.engine?.resume(),
+                onRetry: () => flow.engine?.retry(),
+                onRetryFile: (id) => flow.engine?.retryFile(id),
+                onCancel: cancel,
+              }}
+              onVerified={onVerified}
+              onVerificationChange={current.updateVerification}
+            />
+          </Suspense>
         )}
         {step === 4 && summary && sending && summary.type === 'S1' && (
-          <SentStep summary={summary} uploadToken={sending.target.uploadToken} onSendAnother={sendAnother} />
+          <Suspense fallback={<StepLoading />}>
+            <SentStep
+              summary={summary}
+              uploadToken={sending.target.uploadToken}
+              onSendAnother={sendAnother}
+            />
+          </Suspense>
         )}
         {step === 4 && summary && summary.type !== 'S1' && (
           <DoneStep summary={summary} onSendAnother={sendAnother}>
             {sending && (
-              <CodeEntry
-                verification={verification}
-                target={sending.target}
-                uploaded
-                onVerified={onVerified}
-                onChange={current.updateVerification}
-              />
+              <Suspense fallback={null}>
+                <CodeEntry
+                  verification={verification}
+                  target={sending.target}
+                  uploaded
+                  onVerified={onVerified}
+                  onChange={current.updateVerification}
+                />
+              </Suspense>
             )}
           </DoneStep>
         )}
@@ -359,4 +400,9 @@ export function UploaderPage({ aside }: { aside?: ReactNode } = {}) {
       {aside && <div className="uploader-aside">{aside}</div>}
     </div>
   );
+}
+
+/** Where a step shows while its chunk arrives (a moment, once per visit). */
+function StepLoading() {
+  return <div className="step-loading" aria-busy="true" />;
 }

@@ -1,8 +1,20 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { CompletedFile } from '../../lib/transfer-api';
-import { createWorkerHasher } from './hash/hasher';
-import { createTusTransport } from './tus-transport';
-import { type EngineFile, UploadEngine, type UploadSnapshot, type UploadTarget } from './upload-engine';
+import type { EngineFile, UploadEngine, UploadSnapshot, UploadTarget } from './upload-engine';
+
+/**
+ * The engine and what it runs on (tus, the hashing worker): a chunk fetched with the first upload, not with the
+ * page that offers one.
+ */
+function loadEngine() {
+  return Promise.all([import('./upload-engine'), import('./tus-transport'), import('./hash/hasher')]).then(
+    ([engine, tus, hasher]) => ({
+      UploadEngine: engine.UploadEngine,
+      createTusTransport: tus.createTusTransport,
+      createWorkerHasher: hasher.createWorkerHasher,
+    }),
+  );
+}
 
 /** What the page's upload engine is told at its two ends: how to complete, and who hears of the result. */
 export interface EngineCallbacks<S> {
@@ -14,7 +26,10 @@ export interface EngineCallbacks<S> {
 export interface EngineRunner<S> {
   engine: UploadEngine<S> | null;
   snapshot: UploadSnapshot<S> | null;
-  /** Starts uploading `files` to `target` (tus, hashed in a worker), replacing any earlier engine. */
+  /**
+   * Starts uploading `files` to `target` (tus, hashed in a worker), replacing any earlier engine, once the
+   * engine's chunk is there (at once after the first time).
+   */
   launch(target: UploadTarget, files: EngineFile[]): void;
   /** Stops the engine (tus keeps what was sent) and forgets it. */
   release(): void;
@@ -40,20 +55,36 @@ export function useEngineRunner<S>(callbacks: EngineCallbacks<S>): EngineRunner<
     engine?.getSnapshot ?? noSnapshot,
   );
 
+  // Each launch and release counts: an engine whose chunk arrives after a newer launch or a release is not made.
+  const launches = useRef(0);
+  // A chunk that could not be fetched fails the page as a lazy page would (the route's error element).
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
+  if (failure) throw failure.error;
+
   const launch = useCallback((target: UploadTarget, files: EngineFile[]) => {
-    const next = new UploadEngine<S>({
-      target,
-      files,
-      transport: createTusTransport(),
-      hasher: typeof Worker === 'undefined' ? null : createWorkerHasher(),
-      complete: (t, completed) => callbacksRef.current.complete(t, completed),
-      onFinished: (summary) => callbacksRef.current.onFinished(summary, target),
-    });
-    setEngine(next);
-    next.start();
+    const ticket = ++launches.current;
+    loadEngine().then(
+      ({ UploadEngine, createTusTransport, createWorkerHasher }) => {
+        if (ticket !== launches.current) return;
+        const next = new UploadEngine<S>({
+          target,
+          files,
+          transport: createTusTransport(),
+          hasher: typeof Worker === 'undefined' ? null : createWorkerHasher(),
+          complete: (t, completed) => callbacksRef.current.complete(t, completed),
+          onFinished: (summary) => callbacksRef.current.onFinished(summary, target),
+        });
+        setEngine(next);
+        next.start();
+      },
+      (error: unknown) => {
+        if (ticket === launches.current) setFailure({ error });
+      },
+    );
   }, []);
 
   const release = useCallback(() => {
+    launches.current++;
     engineRef.current?.dispose();
     setEngine(null);
   }, []);

@@ -60,6 +60,15 @@ describe('the "Made in" banner', () => {
 
   it('is not shown while it is not yet known whether the visitor is signed in', async () => {
     expect(await show('pending', MAIN_DOMAIN_FR)).toBeNull();
+    expect(await show('pending', { ...MAIN_DOMAIN_FR, sessionCookie: true })).toBeNull();
+  });
+
+  it('is shown at once, before the session is asked, when the page came without a session cookie', async () => {
+    expect((await show('pending', { ...MAIN_DOMAIN_FR, sessionCookie: false }))?.textContent).toBe(
+      'Made in France',
+    );
+    // the answer has the last word: a cookie's session that turns out signed in hides it
+    expect(await show(signedInState(), { ...MAIN_DOMAIN_FR, sessionCookie: false })).toBeNull();
   });
 
   it('is not shown off the main domain', async () => {

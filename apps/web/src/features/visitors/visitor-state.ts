@@ -10,12 +10,15 @@ export function useSiteConfig(): SiteConfig {
 }
 
 /**
- * A visitor known to be signed out: GET /api/auth/me answered without a user. While it is on its way (or if it
+ * A visitor known to be signed out: GET /api/auth/me answered without a user, or, while it is on its way, the
+ * page came without a session cookie (the server says so in the site settings), so the visitors' elements are
+ * drawn with the page instead of pushing it down later. With a cookie, while the answer is awaited (or if it
  * failed) nobody counts as signed out, so a signed-in user never sees the visitors' elements flash by.
  */
 export function useSignedOut(): boolean {
   const { status, user } = useAuth();
-  return status === 'ready' && user === null;
+  const { sessionCookie } = useSiteConfig();
+  return status === 'ready' ? user === null : status === 'loading' && sessionCookie === false;
 }
 
 /**
