@@ -29,6 +29,7 @@ export * from './rules/file-name.js';
 export * from './rules/format.js';
 export * from './rules/host-gate.js';
 export * from './rules/id-format.js';
+export * from './rules/link-preview-text.js';
 export * from './rules/locales.js';
 export * from './rules/menu.js';
 export * from './rules/report.js';
