@@ -3,8 +3,8 @@ import {
   OPEN_GRAPH_DESCRIPTION_MAX,
   OPEN_GRAPH_TITLE_MAX,
   openGraphTextProblem,
-  TransferOpenGraph,
-} from './link-preview.js';
+} from '../rules/link-preview-text.js';
+import { TransferOpenGraph } from './link-preview.js';
 import { TransferCreateRequest } from './transfer.js';
 
 const files = [{ name: 'a.jpg', size: 1 }];
