@@ -78,7 +78,7 @@ export const transfers = pgTable(
     clonedFrom: text('cloned_from'),
     /**
      * The client address that created an anonymous transfer, kept while its upload is unfinished (the per-client
-     * cap on declared but unfinished bytes); cleared when the upload completes.
+     * cap on declared but unfinished bytes, counted in anonymous_pending); cleared when the upload completes.
      */
     clientIp: text('client_ip'),
     /**
@@ -107,9 +107,6 @@ export const transfers = pgTable(
     uniqueIndex('transfers_custom_link_idx').on(sql`lower(${t.customLink})`),
     // Transfers waiting for their window (the safety-net sweep releases those whose moment passed).
     index('transfers_pending_idx').on(t.availableFrom).where(sql`${t.status} = 'PENDING'`),
-    index('transfers_anonymous_pending_idx')
-      .on(t.clientIp)
-      .where(sql`${t.status} = 'UPLOADING' AND ${t.clientIp} IS NOT NULL`),
     index('transfers_owner_idx').on(t.ownerId, t.createdAt),
     index('transfers_expires_idx').on(t.expiresAt),
     index('transfers_to_expire_idx').on(t.expiresAt).where(sql`${t.expiredAt} IS NULL`),
@@ -180,6 +177,17 @@ export const senderVerifications = pgTable('sender_verifications', {
   codesSent: integer('codes_sent').notNull().default(1),
   lastSentAt: ts('last_sent_at').notNull().defaultNow(),
   verifiedAt: ts('verified_at'),
+});
+
+/**
+ * The declared bytes of every client address's unfinished anonymous uploads (the per-address cap): the sum of
+ * total_size over its transfers that are UPLOADING with that client_ip. A creation adds its bytes and checks the
+ * cap in one statement (ferry_reserve_pending); triggers on transfers take them off when a transfer leaves
+ * UPLOADING, loses its address or is deleted (migration 0042). A row at zero is removed.
+ */
+export const anonymousPending = pgTable('anonymous_pending', {
+  clientIp: text('client_ip').primaryKey(),
+  bytes: bigint('bytes', { mode: 'number' }).notNull(),
 });
 
 export const transferFiles = pgTable(

@@ -1,5 +1,5 @@
 import type { TransferStatus } from '@ferry/core';
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql, TransactionRollbackError } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { sha256Hex } from '../security/secrets.js';
 import {
   CustomLinkTaken,
@@ -15,15 +15,7 @@ import {
   VISIT_WINDOW_SECONDS,
 } from '../services/ports.js';
 import type { Database } from './client.js';
-import {
-  downloadSessions,
-  downloads,
-  transferEvents,
-  transferFiles,
-  transferRecipients,
-  transfers,
-  users,
-} from './schema.js';
+import { downloads, transferEvents, transferFiles, transferRecipients, transfers, users } from './schema.js';
 
 export class PgTransferRepository implements TransferRepository {
   constructor(private readonly db: Database) {}
@@ -36,44 +28,54 @@ export class PgTransferRepository implements TransferRepository {
     quota?: { teamId: string; maxBytes: number },
     anonymous?: { clientIp: string; maxPendingBytes: number },
   ): Promise<void> {
-    await this.db
-      .transaction(async (tx) => {
-        if (quota) {
-          // One creation per team at a time: the sum and the insert cannot interleave with another member's.
-          await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`quota:${quota.teamId}`}))`);
-          const used = await new PgTransferRepository(tx as unknown as Database).storageUsed(quota.teamId);
-          if (used + transfer.totalSize > quota.maxBytes)
-            throw new StorageQuotaExceeded(used, quota.maxBytes);
-        }
-        if (anonymous) {
-          // Likewise one anonymous creation per client address at a time, whichever instance takes it.
-          await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`pending:${anonymous.clientIp}`}))`);
-          const [row] = await tx
-            .select({ pending: sql<string>`coalesce(sum(${transfers.totalSize}), 0)` })
-            .from(transfers)
-            .where(and(eq(transfers.clientIp, anonymous.clientIp), eq(transfers.status, 'UPLOADING')));
-          const pending = Number(row?.pending ?? 0);
-          if (pending + transfer.totalSize > anonymous.maxPendingBytes)
-            throw new PendingUploadsExceeded(pending, anonymous.maxPendingBytes);
-        }
-        await tx.insert(transfers).values({ ...transfer, clientIp: anonymous?.clientIp ?? null });
-        // Large transfers hold thousands of files: insert in slices below PostgreSQL's parameter limit.
-        for (let i = 0; i < files.length; i += 1000)
-          await tx.insert(transferFiles).values(files.slice(i, i + 1000));
-        if (recipients.length > 0)
-          await tx
-            .insert(transferRecipients)
-            .values(recipients.map((r, position) => ({ transferId: transfer.id, position, ...r })));
-        await tx
-          .insert(transferEvents)
-          .values(events.map((e) => ({ transferId: transfer.id, ...e, data: e.data ?? {} })));
-      })
-      .catch((error: unknown) => {
-        // Two senders racing for one custom link: the unique index lets one in, the other hears it is taken.
-        if (transfer.customLink && violates(error, 'transfers_custom_link_idx'))
-          throw new CustomLinkTaken(transfer.customLink);
-        throw error;
-      });
+    // An anonymous creation takes its address's share of the cap on unfinished bytes in the very insert of the
+    // transfer (migration 0042): no lock is held across round trips, so creations from one address do not queue.
+    const row = {
+      ...transfer,
+      clientIp: anonymous
+        ? sql`ferry_reserve_pending(${anonymous.clientIp}, ${transfer.totalSize}, ${anonymous.maxPendingBytes})`
+        : null,
+    };
+    const writes = (db: Database) => [
+      db.insert(transfers).values(row),
+      // Large transfers hold thousands of files: inserted in slices below PostgreSQL's parameter limit.
+      ...slices(files, FILES_PER_INSERT).map((slice) => db.insert(transferFiles).values(slice)),
+      ...(recipients.length > 0
+        ? [
+            db
+              .insert(transferRecipients)
+              .values(recipients.map((r, position) => ({ transferId: transfer.id, position, ...r }))),
+          ]
+        : []),
+      db
+        .insert(transferEvents)
+        .values(events.map((e) => ({ transferId: transfer.id, ...e, data: e.data ?? {} }))),
+    ];
+    try {
+      if (quota || files.length > FILES_PER_INSERT) {
+        await this.db.transaction(async (tx) => {
+          if (quota) {
+            // One creation per team at a time: the sum and the insert cannot interleave with another member's.
+            await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`quota:${quota.teamId}`}))`);
+            const used = await new PgTransferRepository(tx as unknown as Database).storageUsed(quota.teamId);
+            if (used + transfer.totalSize > quota.maxBytes)
+              throw new StorageQuotaExceeded(used, quota.maxBytes);
+          }
+          for (const write of writes(tx as unknown as Database)) await write;
+        });
+      } else {
+        // The usual creation: every row in one statement, one round trip (the inserts as parts of one WITH).
+        const parts = writes(this.db).map((write, i) => sql`${sql.raw(`w${i}`)} AS (${write.getSQL()})`);
+        await this.db.execute(sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`);
+      }
+    } catch (error: unknown) {
+      // Two senders racing for one custom link: the unique index lets one in, the other hears it is taken.
+      if (transfer.customLink && violates(error, 'transfers_custom_link_idx'))
+        throw new CustomLinkTaken(transfer.customLink);
+      const over = pgError(error, 'FE001');
+      if (over && anonymous) throw new PendingUploadsExceeded(Number(over.detail), anonymous.maxPendingBytes);
+      throw error;
+    }
   }
 
   async findByCustomLink(link: string): Promise<TransferRecord | null> {
@@ -116,8 +118,56 @@ export class PgTransferRepository implements TransferRepository {
   }
 
   async find(id: string): Promise<TransferRecord | null> {
-    const rows = await this.db.select().from(transfers).where(eq(transfers.id, id)).limit(1);
+    const rows = await this.hot.byId.execute({ id });
     return (rows[0] as TransferRecord | undefined) ?? null;
+  }
+
+  async findWithFile(
+    id: string,
+    fileId: string,
+  ): Promise<{ transfer: TransferRecord; file: TransferFileRecord | null } | null> {
+    const [row] = await this.hot.withFile.execute({ id, fileId });
+    return row ? { transfer: row.transfer as TransferRecord, file: row.file } : null;
+  }
+
+  async findWithFiles(id: string): Promise<{ transfer: TransferRecord; files: TransferFileRecord[] } | null> {
+    const [row] = await this.hot.withFiles.execute({ id });
+    return row ? { transfer: row.transfer as TransferRecord, files: row.files.map(fileFromJson) } : null;
+  }
+
+  private preparedHot?: ReturnType<PgTransferRepository['prepareHot']>;
+
+  /** The look-ups every download and upload call makes, prepared once per connection (named statements). */
+  private get hot() {
+    this.preparedHot ??= this.prepareHot();
+    return this.preparedHot;
+  }
+
+  private prepareHot() {
+    const id = sql.placeholder('id');
+    return {
+      byId: this.db.select().from(transfers).where(eq(transfers.id, id)).limit(1).prepare('ferry_transfer'),
+      withFile: this.db
+        .select({ transfer: transfers, file: transferFiles })
+        .from(transfers)
+        .leftJoin(
+          transferFiles,
+          and(eq(transferFiles.transferId, transfers.id), eq(transferFiles.id, sql.placeholder('fileId'))),
+        )
+        .where(eq(transfers.id, id))
+        .limit(1)
+        .prepare('ferry_transfer_with_file'),
+      withFiles: this.db
+        .select({
+          transfer: transfers,
+          files: sql<Record<string, unknown>[]>`coalesce((SELECT json_agg(f ORDER BY f.position)
+            FROM ${transferFiles} f WHERE f.transfer_id = "transfers"."id"), '[]'::json)`,
+        })
+        .from(transfers)
+        .where(eq(transfers.id, id))
+        .limit(1)
+        .prepare('ferry_transfer_with_files'),
+    };
   }
 
   async files(transferId: string): Promise<TransferFileRecord[]> {
@@ -157,11 +207,13 @@ export class PgTransferRepository implements TransferRepository {
     transferId: string,
     fileId: string,
     digest: { sha256: string; crc32: number; blobKey: string },
-  ): Promise<void> {
-    await this.db
+  ): Promise<boolean> {
+    const rows = await this.db
       .update(transferFiles)
       .set({ sha256: digest.sha256, crc32: digest.crc32, blobKey: digest.blobKey, uploadedAt: new Date() })
-      .where(and(eq(transferFiles.transferId, transferId), eq(transferFiles.id, fileId)));
+      .where(and(eq(transferFiles.transferId, transferId), eq(transferFiles.id, fileId)))
+      .returning({ id: transferFiles.id });
+    return rows.length === 1;
   }
 
   async resetFile(transferId: string, fileId: string): Promise<void> {
@@ -222,58 +274,17 @@ export class PgTransferRepository implements TransferRepository {
         .returning({ id: downloads.id });
       return row!.id;
     }
+    // One statement either way: the count, its conditions and the download's row in one round trip.
     if (!download.browserCode) return this.countDownload(transferId, download);
-    return this.db
-      .transaction(async (tx): Promise<number | null> => {
-        if (download.browserCode) {
-          // Counted when the visit is new for this client, or its window is over (then a new window starts).
-          // Racing calls of one visit serialise on the row: one counts, the others see its fresh countedAt.
-          const fresh = await tx
-            .insert(downloadSessions)
-            .values({
-              transferId,
-              browserCode: download.browserCode,
-              client: sha256Hex(`${download.ip ?? ''}\n${download.userAgent ?? ''}`),
-            })
-            .onConflictDoUpdate({
-              target: [downloadSessions.transferId, downloadSessions.browserCode, downloadSessions.client],
-              set: { countedAt: sql`now()` },
-              setWhere: sql`${downloadSessions.countedAt} <= now() - make_interval(secs => ${VISIT_WINDOW_SECONDS})`,
-            })
-            .returning({ code: downloadSessions.browserCode });
-          if (fresh.length === 0) {
-            // This visit was already counted: record the file, count nothing more.
-            const [row] = await tx
-              .insert(downloads)
-              .values({ transferId, ...download })
-              .returning({ id: downloads.id });
-            return row!.id;
-          }
-        }
-        // One conditional UPDATE: the row lock serialises racing downloads, so the count can never pass the limit.
-        const rows = await tx
-          .update(transfers)
-          .set({ downloadCount: sql`${transfers.downloadCount} + 1` })
-          .where(
-            and(
-              eq(transfers.id, transferId),
-              or(isNull(transfers.maxDownloads), sql`${transfers.downloadCount} < ${transfers.maxDownloads}`),
-            ),
-          )
-          .returning({ id: transfers.id });
-        if (rows.length !== 1) {
-          tx.rollback(); // also forgets the session row inserted above
-        }
-        const [row] = await tx
-          .insert(downloads)
-          .values({ transferId, ...download })
-          .returning({ id: downloads.id });
-        return row!.id;
-      })
-      .catch((error) => {
-        if (error instanceof TransactionRollbackError) return null;
-        throw error;
-      });
+    // A visit counts once per window (ferry_count_visit, migration 0042): a call of a visit already counted
+    // records its file and counts nothing more; a new visit counts, or stops at the limit.
+    const client = sha256Hex(`${download.ip ?? ''}\n${download.userAgent ?? ''}`);
+    const { rows } = await this.db.execute<{ id: number }>(sql`
+      WITH visit AS (
+        SELECT ${transferId}::text AS id
+        WHERE ferry_count_visit(${transferId}, ${download.browserCode}, ${client}, ${VISIT_WINDOW_SECONDS}))
+      ${insertDownload('visit', download)}`);
+    return rows[0] ? Number(rows[0].id) : null;
   }
 
   /**
@@ -287,13 +298,7 @@ export class PgTransferRepository implements TransferRepository {
         UPDATE transfers SET download_count = download_count + 1
         WHERE id = ${transferId} AND (max_downloads IS NULL OR download_count < max_downloads)
         RETURNING id)
-      INSERT INTO downloads (transfer_id, file_id, kind, downloader_email, user_secret, order_id, ip, user_agent,
-        recipient_id, bytes, confirmation)
-      SELECT id, ${d.fileId}, ${d.kind}, ${d.downloaderEmail ?? null}, ${d.userSecret ?? null}, ${d.orderId ?? null},
-        ${d.ip ?? null}, ${d.userAgent ?? null}, ${d.recipientId ?? null}, ${d.bytes ?? null},
-        ${d.confirmation ?? null}
-      FROM counted
-      RETURNING id`);
+      ${insertDownload('counted', d)}`);
     return rows[0] ? Number(rows[0].id) : null;
   }
 
@@ -394,10 +399,49 @@ function storedTransfer() {
 }
 
 /** Whether a failed statement broke this unique index (drizzle wraps the driver's error in `cause`). */
-function violates(error: unknown, constraint: string): boolean {
-  for (let e = error as { code?: string; constraint?: string; cause?: unknown } | undefined; e; ) {
-    if (e.code === '23505' && e.constraint === constraint) return true;
+const FILE_COLUMNS = Object.entries(getTableColumns(transferFiles));
+
+/** A transfer_files row as json_agg gives it (columns by their SQL names) → the record drizzle would give. */
+function fileFromJson(json: Record<string, unknown>): TransferFileRecord {
+  const file: Record<string, unknown> = {};
+  for (const [key, column] of FILE_COLUMNS) {
+    const value = json[column.name];
+    file[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return file as unknown as TransferFileRecord;
+}
+
+/** The INSERT of a download's row for the transfer that `source` (a CTE with an `id` column) gives, if any. */
+function insertDownload(source: string, d: DownloadRecord) {
+  return sql`INSERT INTO downloads (transfer_id, file_id, kind, downloader_email, user_secret, browser_code, order_id,
+      ip, user_agent, recipient_id, bytes, confirmation)
+    SELECT id, ${d.fileId}, ${d.kind}, ${d.downloaderEmail ?? null}, ${d.userSecret ?? null},
+      ${d.browserCode ?? null}, ${d.orderId ?? null}, ${d.ip ?? null}, ${d.userAgent ?? null},
+      ${d.recipientId ?? null}, ${d.bytes ?? null}, ${d.confirmation ?? null}
+    FROM ${sql.raw(source)}
+    RETURNING id`;
+}
+
+/** Rows of one INSERT of a transfer's files: well below PostgreSQL's limit of 65 535 parameters per statement. */
+const FILES_PER_INSERT = 1000;
+
+function slices<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+type PgErrorFields = { code: string; detail?: string; constraint?: string };
+
+/** The PostgreSQL error of SQLSTATE `code` an error is or was caused by. */
+function pgError(error: unknown, code: string): PgErrorFields | null {
+  for (let e = error as (Partial<PgErrorFields> & { cause?: unknown }) | undefined; e; ) {
+    if (e.code === code) return e as PgErrorFields;
     e = e.cause as typeof e;
   }
-  return false;
+  return null;
+}
+
+function violates(error: unknown, constraint: string): boolean {
+  return pgError(error, '23505')?.constraint === constraint;
 }

@@ -38,6 +38,14 @@ async function create(ferry: TestFerry, ip: string, size: number) {
   return { status: res.statusCode, retryAfter: Number(res.headers['retry-after']), body: res.json() };
 }
 
+/** The running total of an address's unfinished declared bytes (anonymous_pending; no row: nothing unfinished). */
+async function pending(ip: string): Promise<number | null> {
+  const rows = await query<{ bytes: string }>(a, 'SELECT bytes FROM anonymous_pending WHERE client_ip = $1', [
+    ip,
+  ]);
+  return rows[0] ? Number(rows[0].bytes) : null;
+}
+
 describe('anonymous transfer creation', () => {
   it('caps the declared bytes of a client’s unfinished uploads; finishing one frees its share', async () => {
     const ip = '198.51.100.10';
@@ -61,7 +69,9 @@ describe('anonymous transfer creation', () => {
       json: { files: [{ id: t.files[0].id, sha256: sha256(data) }] },
     });
     expect(done.status).toBe(200);
+    expect(await pending(ip)).toBe(400);
     expect((await create(b, ip, 600)).status).toBe(201);
+    expect(await pending(ip)).toBe(1000);
     const [row] = await query<{ client_ip: string | null }>(
       a,
       'SELECT client_ip FROM transfers WHERE id = $1',
@@ -81,6 +91,65 @@ describe('anonymous transfer creation', () => {
       [ip],
     );
     expect(Number(sum!.n)).toBe(800);
+    expect(await pending(ip)).toBe(800);
+  });
+
+  it('keeps the running total equal to the sum whatever ends an unfinished upload', async () => {
+    const ip = '198.51.100.50';
+    const ids: string[] = [];
+    for (const size of [100, 200, 300]) ids.push((await create(a, ip, size)).body.transferId);
+    expect(await pending(ip)).toBe(600);
+    // Refused creations take nothing: the total is what was stored.
+    expect((await create(b, ip, 401)).status).toBe(400);
+    expect(await pending(ip)).toBe(600);
+    // Any status change out of UPLOADING, by whichever path, gives the share back (here the operator's SQL).
+    await query(a, `UPDATE transfers SET status = 'DISABLED' WHERE id = $1`, [ids[0]]);
+    expect(await pending(ip)).toBe(500);
+    // A change that keeps it UPLOADING does not.
+    await query(a, `UPDATE transfers SET status = 'UPLOADING', name = 'renamed' WHERE id = $1`, [ids[1]]);
+    expect(await pending(ip)).toBe(500);
+    await query(a, 'DELETE FROM transfers WHERE id = $1', [ids[1]]);
+    expect(await pending(ip)).toBe(300);
+    // The last one gone, the address has no row left.
+    await query(a, 'UPDATE transfers SET client_ip = NULL WHERE id = $1', [ids[2]]);
+    expect(await pending(ip)).toBeNull();
+    expect((await create(b, ip, CAP)).status).toBe(201);
+  });
+
+  it('stores a whole transfer (files, recipients, events) in its one statement, or nothing', async () => {
+    const ip = '198.51.100.60';
+    const res = await a.app.inject({
+      method: 'POST',
+      url: '/api/transfer/transfers',
+      payload: {
+        type: 'S1',
+        senderEmail: 'sender@example.com',
+        recipients: ['one@example.com', 'two@example.com'],
+        files: [
+          { name: 'a.bin', size: 10 },
+          { name: 'b.bin', size: 20 },
+        ],
+      },
+      remoteAddress: ip,
+    });
+    expect(res.statusCode).toBe(201);
+    const id = res.json().transferId;
+    const counts = await query<{ files: number; recipients: number; events: number }>(
+      a,
+      `SELECT (SELECT count(*) FROM transfer_files WHERE transfer_id = $1) AS files,
+        (SELECT count(*) FROM transfer_recipients WHERE transfer_id = $1) AS recipients,
+        (SELECT count(*) FROM transfer_events WHERE transfer_id = $1) AS events`,
+      [id],
+    );
+    // CREATED, two RECIPIENT_ADDED, DOWNLOAD_CONFIRMATION_ENABLED, EXPIRY_REMINDER_ENABLED
+    expect(counts[0]).toEqual({ files: 2, recipients: 2, events: 5 });
+    expect(await pending(ip)).toBe(30);
+    const before = await query<{ n: string }>(a, 'SELECT count(*) AS n FROM transfer_files');
+    // Over the cap: nothing of it is stored.
+    const over = await create(a, ip, CAP);
+    expect(over.status).toBe(400);
+    expect(over.body.limitErrors).toEqual([{ limit: 'anonymousPendingBytes', max: CAP, actual: CAP + 30 }]);
+    expect(await query(a, 'SELECT count(*) AS n FROM transfer_files')).toEqual(before);
   });
 
   it('refuses creations past the rate with 429 and Retry-After', async () => {
@@ -113,5 +182,7 @@ describe('anonymous transfer creation', () => {
       [anonymous.body.transferId, fresh.body.transferId, old.body.transferId],
     ]);
     expect(left.map((r) => r.id).sort()).toEqual([fresh.body.transferId, old.body.transferId].sort());
+    expect(await pending('198.51.100.40')).toBeNull();
+    expect(await pending('198.51.100.41')).toBe(10);
   });
 });

@@ -269,7 +269,7 @@ export class DownloadService {
     query: { transferId: string; password?: string; userSecret?: string; purchaseToken?: string },
     ctx: DownloadContext,
   ): Promise<DownloadInfo> {
-    const transfer = await this.available(query.transferId, ctx);
+    const { transfer, loaded } = await this.availableWith(query.transferId, ctx, { files: true });
     await this.checkReceived(transfer, ctx);
     const recipient = await this.personalLink(transfer, query.userSecret, ctx);
     // Before the window opens nothing is shown, not even that the personal link was opened.
@@ -285,7 +285,10 @@ export class DownloadService {
     const files =
       locked || review
         ? []
-        : (await this.repo.files(transfer.id)).map((f) => ({ ...toFile(f), scanStatus: f.scanStatus }));
+        : (loaded ?? (await this.repo.files(transfer.id))).map((f) => ({
+            ...toFile(f),
+            scanStatus: f.scanStatus,
+          }));
     const sale = await this.purchaseState(transfer, query.purchaseToken, ctx);
     return {
       transferId: transfer.id,
@@ -331,7 +334,9 @@ export class DownloadService {
   /** Issues a signed, short-lived URL for one file or the whole transfer as a ZIP; counts one download. */
   async link(rawQuery: DownloadLinkQuery, ctx: DownloadContext): Promise<DownloadLinkResponse> {
     const query = DownloadLinkQuery.parse(rawQuery);
-    const transfer = await this.available(query.transferId, ctx);
+    const { transfer, loaded } = query.fileId
+      ? await this.availableWith(query.transferId, ctx, { fileId: query.fileId })
+      : { transfer: await this.available(query.transferId, ctx), loaded: undefined };
     if (transfer.status === 'MODERATING' || !windowOpen(transfer, this.now())) {
       // Whoever may open it learns it is under review or when it opens (its owner and team admins too); anyone
       // else learns what they would of any transfer.
@@ -365,7 +370,7 @@ export class DownloadService {
       });
     let file: TransferFileRecord | null = null;
     if (query.fileId) {
-      file = await this.repo.file(transfer.id, query.fileId);
+      file = loaded !== undefined ? loaded : await this.repo.file(transfer.id, query.fileId);
       if (!file?.uploadedAt) throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
     }
     if (file) this.checkScan(transfer, file);
@@ -616,6 +621,41 @@ export class DownloadService {
       await this.releaseDue(transfer.id);
       transfer = await this.repo.find(transfer.id);
     }
+    return this.checkAvailable(transfer);
+  }
+
+  /**
+   * As `available`, with the files a call needs read in the same look-up (one round trip): one file (`fileId`) or
+   * all of them. `loaded` is undefined when they could not be (a custom link, a PENDING transfer being released):
+   * the caller reads them then.
+   */
+  private async availableWith<W extends { fileId: string } | { files: true }>(
+    ref: string,
+    ctx: DownloadContext,
+    want: W,
+  ): Promise<{
+    transfer: TransferRecord;
+    loaded?: W extends { fileId: string } ? TransferFileRecord | null : TransferFileRecord[];
+  }> {
+    type Loaded = W extends { fileId: string } ? TransferFileRecord | null : TransferFileRecord[];
+    if (TransferId.safeParse(ref).success) {
+      const found =
+        'fileId' in want
+          ? await this.repo
+              .findWithFile(ref, want.fileId)
+              .then((r) => r && { transfer: r.transfer, loaded: r.file })
+          : await this.repo.findWithFiles(ref).then((r) => r && { transfer: r.transfer, loaded: r.files });
+      if (found?.transfer.status !== 'PENDING')
+        return {
+          transfer: await this.checkAvailable(found?.transfer ?? null),
+          loaded: found?.loaded as Loaded,
+        };
+    }
+    return { transfer: await this.available(ref, ctx) };
+  }
+
+  /** The checks every way to a transfer's bytes passes (info, password check, link, blob, ZIP). */
+  private async checkAvailable(transfer: TransferRecord | null): Promise<TransferRecord> {
     if (!transfer || transfer.status === 'UPLOADING' || transfer.status === 'CLONING') {
       throw new AppError('TRANSFER_NOT_FOUND', 'This transfer does not exist or is not ready yet.');
     }
@@ -624,8 +664,7 @@ export class DownloadService {
     }
     if (transfer.expiresAt.getTime() <= this.now().getTime())
       throw new AppError('TRANSFER_EXPIRED', 'This transfer has expired.');
-    // Every way to the bytes (info, password check, link, blob, ZIP) passes here; lifting the suspension is enough
-    // for all of them to work again, links issued before included.
+    // Lifting the suspension is enough for all of them to work again, links issued before included.
     if (transfer.ownerId && (await this.ownerSuspended(transfer.ownerId)))
       throw new AppError(
         'ACCOUNT_SUSPENDED',

@@ -186,11 +186,19 @@ export interface TransferRepository {
     quota?: { teamId: string; maxBytes: number },
     /**
      * An anonymous creation: its client address is kept while the upload is unfinished, and the bytes its
-     * unfinished transfers declare are checked against `maxPendingBytes` under a per-address lock (every instance).
+     * unfinished transfers declare are checked against `maxPendingBytes` in the statement that stores it (a
+     * running total per address, exact across instances).
      */
     anonymous?: { clientIp: string; maxPendingBytes: number },
   ): Promise<void>;
   find(id: string): Promise<TransferRecord | null>;
+  /** A transfer with one of its files (null: it has no such file), in one look-up; null: no such transfer. */
+  findWithFile(
+    id: string,
+    fileId: string,
+  ): Promise<{ transfer: TransferRecord; file: TransferFileRecord | null } | null>;
+  /** A transfer with its files in their order, in one look-up; null: no such transfer. */
+  findWithFiles(id: string): Promise<{ transfer: TransferRecord; files: TransferFileRecord[] } | null>;
   /** The transfer answering at a custom link, compared case-insensitively; null when none does. */
   findByCustomLink(link: string): Promise<TransferRecord | null>;
   /** PENDING transfers whose window opened at or before `now` (a lost release job's), oldest first. */
@@ -203,7 +211,7 @@ export interface TransferRepository {
     transferId: string,
     fileId: string,
     digest: { sha256: string; crc32: number; blobKey: string },
-  ): Promise<void>;
+  ): Promise<boolean>;
   /** Clears a file's upload so it can be sent again. */
   resetFile(transferId: string, fileId: string): Promise<void>;
   /** Moves UPLOADING → ENABLED and records the events, atomically; false if it was not UPLOADING. */

@@ -581,10 +581,15 @@ export class TransferService {
   ) {
     if (!meta.transferId || !meta.fileId)
       throw new AppError('VALIDATION_FAILED', 'Upload-Metadata needs transferId and fileId.');
-    const added = await this.addedFiles?.authorizeCreate(token, meta.transferId, meta.fileId, length);
-    if (added) return added;
-    const transfer = await this.authorizedTransfer(meta.transferId, token);
-    const file = await this.repo.file(transfer.id, meta.fileId);
+    // The transfer and its file in one look-up; a file added later to a sent transfer (its addition's own token)
+    // is asked for only when the transfer's own files and token do not answer.
+    const found = await this.repo.findWithFile(meta.transferId, meta.fileId);
+    if (!found?.file || !this.holdsUploadToken(found.transfer, token)) {
+      const added = await this.addedFiles?.authorizeCreate(token, meta.transferId, meta.fileId, length);
+      if (added) return added;
+    }
+    const transfer = this.uploading(found?.transfer ?? null, token);
+    const file = found?.file;
     if (!file) throw new AppError('FILE_NOT_FOUND', 'This transfer has no such file.');
     if (file.uploadedAt) throw new AppError('CONFLICT', 'This file is already uploaded.');
     if (length !== file.size) {
@@ -603,16 +608,18 @@ export class TransferService {
   async authorizeUploadRequest(token: string | undefined, uploadId: string): Promise<void> {
     const match = UPLOAD_ID.exec(uploadId);
     if (!match) throw new AppError('NOT_FOUND', 'Unknown upload.');
+    const transfer = await this.repo.find(match[1]!);
+    if (transfer && this.holdsUploadToken(transfer, token) && transfer.status === 'UPLOADING') return;
     if (await this.addedFiles?.allows(token, match[1]!, match[2]!)) return;
-    await this.authorizedTransfer(match[1]!, token);
+    this.uploading(transfer, token);
   }
 
   async uploadFinished(uploadId: string, digest: { sha256: string; crc32: number }): Promise<void> {
     const match = UPLOAD_ID.exec(uploadId);
     if (!match) throw new AppError('NOT_FOUND', 'Unknown upload.');
     const finished = { ...digest, blobKey: this.storage.uploadBlobKey(uploadId) };
-    if (await this.addedFiles?.uploaded(match[1]!, match[2]!, finished)) return;
-    await this.repo.markFileUploaded(match[1]!, match[2]!, finished);
+    if (await this.repo.markFileUploaded(match[1]!, match[2]!, finished)) return;
+    await this.addedFiles?.uploaded(match[1]!, match[2]!, finished);
   }
 
   async uploadState(transferId: string, token: string | undefined, origin: string): Promise<TransferSummary> {
@@ -784,8 +791,16 @@ export class TransferService {
     token: string | undefined,
     allowFinished = false,
   ): Promise<TransferRecord> {
-    const transfer = await this.repo.find(transferId);
-    if (!transfer || !token || !constantTimeEqual(sha256Hex(token), transfer.uploadTokenHash)) {
+    return this.uploading(await this.repo.find(transferId), token, allowFinished);
+  }
+
+  private holdsUploadToken(transfer: TransferRecord, token: string | undefined): boolean {
+    return token !== undefined && constantTimeEqual(sha256Hex(token), transfer.uploadTokenHash);
+  }
+
+  /** The transfer when the token is its upload token (and, unless `allowFinished`, it is still UPLOADING). */
+  private uploading(transfer: TransferRecord | null, token: string | undefined, allowFinished = false) {
+    if (!transfer || !this.holdsUploadToken(transfer, token)) {
       throw new AppError('TRANSFER_NOT_FOUND', 'Unknown transfer or wrong upload token.');
     }
     if (!allowFinished && transfer.status !== 'UPLOADING') {
