@@ -70,7 +70,11 @@ async function stored(fileCount: number, maxDownloads: number | null = null) {
     [{ type: 'CREATED', actor: 'test' }],
   );
   if (fileCount > 0)
-    await repo.markFileUploaded(id, files[0]!.id, { sha256: 'a'.repeat(64), crc32: 4_000_000_000, blobKey: 'k' });
+    await repo.markFileUploaded(id, files[0]!.id, {
+      sha256: 'a'.repeat(64),
+      crc32: 4_000_000_000,
+      blobKey: 'k',
+    });
   return { id, files };
 }
 
@@ -121,11 +125,14 @@ describe('a visit’s link calls', () => {
     expect(await repo.consumeDownload(id, visit('visit-b'))).toBeNull();
     expect(await repo.consumeDownload(id, visit('visit-a'))).toEqual(expect.any(Number));
     expect(await count(id)).toBe(2);
-    const sessions = await handle.pool.query('SELECT browser_code FROM download_sessions WHERE transfer_id = $1', [
+    const sessions = await handle.pool.query(
+      'SELECT browser_code FROM download_sessions WHERE transfer_id = $1',
+      [id],
+    );
+    expect(sessions.rows.map((r) => r.browser_code).sort()).toEqual(['visit-a', 'visit-a']);
+    const rows = await handle.pool.query('SELECT count(*)::int AS n FROM downloads WHERE transfer_id = $1', [
       id,
     ]);
-    expect(sessions.rows.map((r) => r.browser_code).sort()).toEqual(['visit-a', 'visit-a']);
-    const rows = await handle.pool.query('SELECT count(*)::int AS n FROM downloads WHERE transfer_id = $1', [id]);
     expect(rows.rows[0].n).toBe(4);
   });
 
