@@ -15,6 +15,7 @@ import {
   VISIT_WINDOW_SECONDS,
 } from '../services/ports.js';
 import type { Database } from './client.js';
+import { runPrepared } from './prepared.js';
 import { downloads, transferEvents, transferFiles, transferRecipients, transfers, users } from './schema.js';
 
 export class PgTransferRepository implements TransferRepository {
@@ -66,7 +67,11 @@ export class PgTransferRepository implements TransferRepository {
       } else {
         // The usual creation: every row in one statement, one round trip (the inserts as parts of one WITH).
         const parts = writes(this.db).map((write, i) => sql`${sql.raw(`w${i}`)} AS (${write.getSQL()})`);
-        await this.db.execute(sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`);
+        const statement = sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`;
+        // Prepared for the usual few shapes (a few files and recipients); a larger one is planned on its own.
+        if (files.length <= PREPARED_ROWS && recipients.length <= PREPARED_ROWS)
+          await runPrepared(this.db, statement);
+        else await this.db.execute(statement);
       }
     } catch (error: unknown) {
       // Two senders racing for one custom link: the unique index lets one in, the other hears it is taken.
@@ -167,6 +172,19 @@ export class PgTransferRepository implements TransferRepository {
         .where(eq(transfers.id, id))
         .limit(1)
         .prepare('ferry_transfer_with_files'),
+      bindUpload: this.db
+        .update(transferFiles)
+        .set({ uploadId: sql`${sql.placeholder('uploadId')}` })
+        .where(
+          and(
+            eq(transferFiles.transferId, sql.placeholder('transferId')),
+            eq(transferFiles.id, sql.placeholder('fileId')),
+            isNull(transferFiles.uploadedAt),
+            or(isNull(transferFiles.uploadId), eq(transferFiles.uploadId, sql.placeholder('uploadId'))),
+          ),
+        )
+        .returning({ id: transferFiles.id })
+        .prepare('ferry_bind_upload'),
     };
   }
 
@@ -188,18 +206,7 @@ export class PgTransferRepository implements TransferRepository {
   }
 
   async bindUpload(transferId: string, fileId: string, uploadId: string): Promise<boolean> {
-    const rows = await this.db
-      .update(transferFiles)
-      .set({ uploadId })
-      .where(
-        and(
-          eq(transferFiles.transferId, transferId),
-          eq(transferFiles.id, fileId),
-          isNull(transferFiles.uploadedAt),
-          or(isNull(transferFiles.uploadId), eq(transferFiles.uploadId, uploadId)),
-        ),
-      )
-      .returning({ id: transferFiles.id });
+    const rows = await this.hot.bindUpload.execute({ transferId, fileId, uploadId });
     return rows.length === 1;
   }
 
@@ -279,11 +286,14 @@ export class PgTransferRepository implements TransferRepository {
     // A visit counts once per window (ferry_count_visit, migration 0042): a call of a visit already counted
     // records its file and counts nothing more; a new visit counts, or stops at the limit.
     const client = sha256Hex(`${download.ip ?? ''}\n${download.userAgent ?? ''}`);
-    const { rows } = await this.db.execute<{ id: number }>(sql`
+    const rows = await runPrepared<{ id: number }>(
+      this.db,
+      sql`
       WITH visit AS (
         SELECT ${transferId}::text AS id
         WHERE ferry_count_visit(${transferId}, ${download.browserCode}, ${client}, ${VISIT_WINDOW_SECONDS}))
-      ${insertDownload('visit', download)}`);
+      ${insertDownload('visit', download)}`,
+    );
     return rows[0] ? Number(rows[0].id) : null;
   }
 
@@ -293,12 +303,15 @@ export class PgTransferRepository implements TransferRepository {
    * is reached) nothing is recorded and the answer is null.
    */
   private async countDownload(transferId: string, d: DownloadRecord): Promise<number | null> {
-    const { rows } = await this.db.execute<{ id: number }>(sql`
+    const rows = await runPrepared<{ id: number }>(
+      this.db,
+      sql`
       WITH counted AS (
         UPDATE transfers SET download_count = download_count + 1
         WHERE id = ${transferId} AND (max_downloads IS NULL OR download_count < max_downloads)
         RETURNING id)
-      ${insertDownload('counted', d)}`);
+      ${insertDownload('counted', d)}`,
+    );
     return rows[0] ? Number(rows[0].id) : null;
   }
 
@@ -421,6 +434,9 @@ function insertDownload(source: string, d: DownloadRecord) {
     FROM ${sql.raw(source)}
     RETURNING id`;
 }
+
+/** Creations with at most this many files and recipients run as prepared statements (one per shape). */
+const PREPARED_ROWS = 8;
 
 /** Rows of one INSERT of a transfer's files: well below PostgreSQL's limit of 65 535 parameters per statement. */
 const FILES_PER_INSERT = 1000;
