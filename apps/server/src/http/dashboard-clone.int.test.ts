@@ -391,6 +391,12 @@ async function announce(
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as TransferFilesAddResponse;
 }
+/** The ids the dashboard's list gives for the search `q`. */
+async function searched(who: Account, q: string): Promise<string[]> {
+  const res = await call(who, 'GET', `/api/transfer/transfers?${new URLSearchParams({ q })}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.items.map((i: { id: string }) => i.id);
+}
 const completeAddition = (who: Account | null, id: string, additionId: string, body: unknown) =>
   call(who, 'POST', T(id, `/additions/${additionId}/complete`), body);
 
@@ -442,6 +448,8 @@ describe('POST /api/transfer/transfers/{id}/files', () => {
     ]);
     const zipBefore = await readZip((await fetchBytes((await link(source.transferId, bobs)).body.url)).data);
     expect([...zipBefore.keys()]).toEqual(['a.txt']);
+    // Nor does the dashboard's search, until the files join.
+    expect(await searched(alice, 'c.txt')).toEqual([]);
 
     const completed = await completeAddition(alice, source.transferId, added.additionId, {
       files: [
@@ -476,6 +484,10 @@ describe('POST /api/transfer/transfers/{id}/files', () => {
     expect(
       (await completeAddition(alice, source.transferId, added.additionId, { files: [{ id: b!.id }] })).status,
     ).toBe(200);
+    // The search finds the transfer by an added file's name, with three characters or fewer too.
+    expect(await searched(alice, 'c.txt')).toEqual([source.transferId]);
+    expect(await searched(alice, 'B.B')).toEqual([source.transferId]);
+    expect(await searched(alice, 'c.')).toEqual([source.transferId]);
 
     // The recipient is told, with their own personal link, about the new files only.
     const mail = await sink.waitFor(to(bob.email));

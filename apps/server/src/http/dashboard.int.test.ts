@@ -184,6 +184,10 @@ describe('GET /api/transfer/transfers', () => {
     expect(await search('Mi')).toEqual([c.transferId]);
     expect(await search('pdf')).toEqual([c.transferId, a.transferId]);
     expect((await list(alice, { q: 'pdf' })).total).toBe(2);
+    // A name, a file name and an address are each searched alone: nothing matches across two of them.
+    expect(await search('photos\nbeach')).toEqual([]);
+    expect(await search('photos beach')).toEqual([]);
+    expect(await search('s\nb')).toEqual([]);
     // Filters.
     expect(ids(await list(alice, { type: 'S1' }))).toEqual([b.transferId]);
     expect(ids(await list(alice, { status: 'UPLOADING' }))).toEqual([d.transferId]);
@@ -402,6 +406,9 @@ describe('dashboard actions', () => {
       { type: 'RENAMED', actor: `user:${alice.uid}`, data: { from: 'Old name', to: 'New name' } },
     ]);
     expect((await info(t.transferId)).body.name).toBe('New name');
+    // The search finds it by its new name only.
+    expect(ids(await list(alice, { q: 'old name' }))).toEqual([]);
+    expect(ids(await list(alice, { q: 'new name' }))).toEqual([t.transferId]);
     // The same name again changes nothing; an empty one removes it.
     await call(alice, 'PATCH', T(t.transferId), { name: 'New name' });
     expect((await events(t.transferId)).filter((e) => e.type === 'RENAMED')).toHaveLength(1);
@@ -462,6 +469,7 @@ describe('dashboard actions', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.recipients.map((r: { email: string }) => r.email)).toEqual([bob.email, erin]);
+    expect(ids(await list(alice, { q: 'ERIN@' }))).toEqual([t.transferId]);
     expect(await lastEvents(t.transferId, 1)).toEqual([
       { type: 'RECIPIENT_ADDED', actor: `user:${alice.uid}`, data: { email: erin, mailed: true } },
     ]);
@@ -520,6 +528,9 @@ describe('dashboard actions', () => {
     );
     expect(res.status).toBe(200);
     expect(res.body.recipients.map((r: { email: string }) => r.email)).toEqual([bob.email]);
+    // The search no longer finds the transfer by the removed address; by the other one it does.
+    expect(ids(await list(alice, { q: 'carol@' }))).toEqual([]);
+    expect(ids(await list(alice, { q: bob.email.slice(0, 5) }))).toEqual([t.transferId]);
     expect(await lastEvents(t.transferId, 1)).toEqual([
       { type: 'RECIPIENT_REMOVED', actor: `user:${alice.uid}`, data: { email: carol } },
     ]);
@@ -735,6 +746,8 @@ describe('dashboard actions', () => {
       },
     ]);
     expect((await link(t.transferId, { fileId: t.fileIds[0]! })).body.fileName).toBe('final.txt');
+    expect(ids(await list(alice, { q: 'draft.' }))).toEqual([]);
+    expect(ids(await list(alice, { q: 'final.' }))).toEqual([t.transferId]);
     const moved = await call(alice, 'PATCH', T(t.transferId, `/files/${t.fileIds[1]}`), { name: 'y.txt' });
     expect(moved.body.files[1]).toMatchObject({ name: 'y.txt', relativePath: 'folder/y.txt' });
     for (const [name, key] of [
@@ -774,6 +787,8 @@ describe('dashboard actions', () => {
     const zip = await readZip((await fetchBytes((await link(t.transferId)).body.url)).data);
     expect([...zip.keys()]).toEqual(['stays.txt']);
     expect((await link(t.transferId, { fileId: t.fileIds[0]! })).body.codes).toEqual(['FILE_NOT_FOUND']);
+    expect(ids(await list(alice, { q: 'gone' }))).toEqual([]);
+    expect(ids(await list(alice, { q: 'stays' }))).toEqual([t.transferId]);
     expect((await call(alice, 'DELETE', T(t.transferId, `/files/${t.fileIds[1]}`))).body).toMatchObject({
       status: 409,
       codes: ['CONFLICT'],

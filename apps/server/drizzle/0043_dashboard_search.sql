@@ -1,0 +1,84 @@
+-- The dashboard's search in one column: transfers.search_text holds the name, then each file's name and each
+-- recipient's address, one per line (as typed: ILIKE, pg_trgm and ferry_short_grams fold case themselves). A search
+-- then tests one column, through one trigram index (three characters or more) or one short-gram index (one or two),
+-- instead of the name, every file and every recipient; the six indexes those needed go.
+-- Kept for owned transfers only (no dashboard lists one without an owner, so an anonymous creation pays nothing
+-- but a trigger's look-up): triggers below keep it on every write of a name, a file or a recipient.
+ALTER TABLE "transfers" ADD COLUMN "search_text" text;--> statement-breakpoint
+-- A transfer's search text, from its name (given: a BEFORE trigger has the new one) and its rows as they are now.
+CREATE OR REPLACE FUNCTION ferry_transfer_search_text(transfer text, name text) RETURNS text
+LANGUAGE sql STABLE PARALLEL SAFE AS $$
+  SELECT coalesce($2, '')
+      || coalesce((SELECT string_agg(E'\n' || f.name, '' ORDER BY f.position, f.id)
+                     FROM transfer_files f WHERE f.transfer_id = $1), '')
+      || coalesce((SELECT string_agg(E'\n' || r.email, '' ORDER BY r.position, r.id)
+                     FROM transfer_recipients r WHERE r.transfer_id = $1), '')
+$$;--> statement-breakpoint
+UPDATE "transfers" t SET "search_text" = s.text
+  FROM (SELECT t2.id, coalesce(t2.name, '') || coalesce(f.text, '') || coalesce(r.text, '') AS text
+          FROM transfers t2
+          LEFT JOIN (SELECT transfer_id, string_agg(E'\n' || name, '' ORDER BY position, id) AS text
+                       FROM transfer_files GROUP BY transfer_id) f ON f.transfer_id = t2.id
+          LEFT JOIN (SELECT transfer_id, string_agg(E'\n' || email, '' ORDER BY position, id) AS text
+                       FROM transfer_recipients GROUP BY transfer_id) r ON r.transfer_id = t2.id
+         WHERE t2.owner_id IS NOT NULL) s
+ WHERE t.id = s.id;--> statement-breakpoint
+-- A new owned transfer: its name (its files and recipients come after it, each insert adding them below).
+CREATE OR REPLACE FUNCTION ferry_transfers_search_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.search_text := coalesce(NEW.name, '');
+  RETURN NEW;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER "transfers_search_insert" BEFORE INSERT ON "transfers"
+  FOR EACH ROW WHEN (NEW.owner_id IS NOT NULL) EXECUTE FUNCTION ferry_transfers_search_insert();--> statement-breakpoint
+-- A rename, or an owner given or taken away.
+CREATE OR REPLACE FUNCTION ferry_transfers_search_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.search_text := CASE WHEN NEW.owner_id IS NULL THEN NULL ELSE ferry_transfer_search_text(NEW.id, NEW.name) END;
+  RETURN NEW;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER "transfers_search_update" BEFORE UPDATE OF "name", "owner_id" ON "transfers"
+  FOR EACH ROW WHEN (OLD.name IS DISTINCT FROM NEW.name OR OLD.owner_id IS DISTINCT FROM NEW.owner_id)
+  EXECUTE FUNCTION ferry_transfers_search_update();--> statement-breakpoint
+-- Files or recipients inserted or deleted: once per statement (a creation inserts all its files in one or a few),
+-- the transfers they belong to are given their text again. `changed` is the statement's transition table.
+CREATE OR REPLACE FUNCTION ferry_transfer_rows_search_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE transfers t SET search_text = ferry_transfer_search_text(t.id, t.name)
+   WHERE t.id IN (SELECT DISTINCT c.transfer_id FROM changed c) AND t.owner_id IS NOT NULL;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER "transfer_files_search_insert" AFTER INSERT ON "transfer_files"
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ferry_transfer_rows_search_changed();--> statement-breakpoint
+CREATE TRIGGER "transfer_files_search_delete" AFTER DELETE ON "transfer_files"
+  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ferry_transfer_rows_search_changed();--> statement-breakpoint
+CREATE TRIGGER "transfer_recipients_search_insert" AFTER INSERT ON "transfer_recipients"
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ferry_transfer_rows_search_changed();--> statement-breakpoint
+CREATE TRIGGER "transfer_recipients_search_delete" AFTER DELETE ON "transfer_recipients"
+  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ferry_transfer_rows_search_changed();--> statement-breakpoint
+-- A file renamed or a recipient's address changed (one row at a time: transition tables take no column list, and
+-- other updates of these rows — uploads, scans, visits — must not pay for this).
+CREATE OR REPLACE FUNCTION ferry_transfer_row_search_renamed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE transfers t SET search_text = ferry_transfer_search_text(t.id, t.name)
+   WHERE t.id IN (OLD.transfer_id, NEW.transfer_id) AND t.owner_id IS NOT NULL;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER "transfer_files_search_rename" AFTER UPDATE OF "name", "transfer_id" ON "transfer_files"
+  FOR EACH ROW WHEN (OLD.name IS DISTINCT FROM NEW.name OR OLD.transfer_id IS DISTINCT FROM NEW.transfer_id)
+  EXECUTE FUNCTION ferry_transfer_row_search_renamed();--> statement-breakpoint
+CREATE TRIGGER "transfer_recipients_search_rename" AFTER UPDATE OF "email", "transfer_id" ON "transfer_recipients"
+  FOR EACH ROW WHEN (OLD.email IS DISTINCT FROM NEW.email OR OLD.transfer_id IS DISTINCT FROM NEW.transfer_id)
+  EXECUTE FUNCTION ferry_transfer_row_search_renamed();--> statement-breakpoint
+CREATE INDEX "transfers_search_trgm_idx" ON "transfers" USING gin ("search_text" gin_trgm_ops) WHERE "transfers"."search_text" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "transfers_search_grams_idx" ON "transfers" USING gin (ferry_short_grams("search_text")) WHERE "transfers"."search_text" IS NOT NULL;--> statement-breakpoint
+DROP INDEX "transfer_files_name_trgm_idx";--> statement-breakpoint
+DROP INDEX "transfer_files_name_grams_idx";--> statement-breakpoint
+DROP INDEX "transfer_recipients_email_trgm_idx";--> statement-breakpoint
+DROP INDEX "transfer_recipients_email_grams_idx";--> statement-breakpoint
+DROP INDEX "transfers_name_trgm_idx";--> statement-breakpoint
+DROP INDEX "transfers_name_grams_idx";
