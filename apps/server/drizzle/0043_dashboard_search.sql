@@ -23,10 +23,16 @@ UPDATE "transfers" t SET "search_text" = s.text
                        FROM transfer_recipients GROUP BY transfer_id) r ON r.transfer_id = t2.id
          WHERE t2.owner_id IS NOT NULL) s
  WHERE t.id = s.id;--> statement-breakpoint
--- A new owned transfer: its name (its files and recipients come after it, each insert adding them below).
+-- A new owned transfer: its name (its files and recipients come after it, each insert adding them below). Unless
+-- its creator gives the whole text, with the files and recipients it inserts next in the same transaction (Ferry's
+-- creation does: it spares the row two rewrites): their inserts then leave this transfer's text as it is.
 CREATE OR REPLACE FUNCTION ferry_transfers_search_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  NEW.search_text := coalesce(NEW.name, '');
+  IF NEW.search_text IS NULL THEN
+    NEW.search_text := coalesce(NEW.name, '');
+  ELSE
+    PERFORM set_config('ferry.search_text_given', NEW.id, true);
+  END IF;
   RETURN NEW;
 END
 $$;--> statement-breakpoint
@@ -47,7 +53,8 @@ CREATE TRIGGER "transfers_search_update" BEFORE UPDATE OF "name", "owner_id" ON 
 CREATE OR REPLACE FUNCTION ferry_transfer_rows_search_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   UPDATE transfers t SET search_text = ferry_transfer_search_text(t.id, t.name)
-   WHERE t.id IN (SELECT DISTINCT c.transfer_id FROM changed c) AND t.owner_id IS NOT NULL;
+   WHERE t.id IN (SELECT DISTINCT c.transfer_id FROM changed c) AND t.owner_id IS NOT NULL
+     AND (TG_OP <> 'INSERT' OR t.id IS DISTINCT FROM current_setting('ferry.search_text_given', true));
   RETURN NULL;
 END
 $$;--> statement-breakpoint

@@ -25,6 +25,21 @@ import {
   users,
 } from './schema.js';
 
+/**
+ * A new transfer's search text for the dashboard (transfers.search_text): its name, then each file's name and each
+ * recipient's address, one per line — what ferry_transfer_search_text (migration 0043) makes of the same rows.
+ */
+export function searchTextOf(
+  name: string | null,
+  files: ReadonlyArray<{ name: string; position: number }>,
+  recipients: ReadonlyArray<{ email: string }>,
+): string {
+  const parts = [name ?? ''];
+  for (const f of [...files].sort((a, b) => a.position - b.position)) parts.push(f.name);
+  for (const r of recipients) parts.push(r.email);
+  return parts.join('\n');
+}
+
 export class PgTransferRepository implements TransferRepository {
   constructor(private readonly db: Database) {}
 
@@ -56,7 +71,13 @@ export class PgTransferRepository implements TransferRepository {
           if (pending + transfer.totalSize > anonymous.maxPendingBytes)
             throw new PendingUploadsExceeded(pending, anonymous.maxPendingBytes);
         }
-        await tx.insert(transfers).values({ ...transfer, clientIp: anonymous?.clientIp ?? null });
+        await tx.insert(transfers).values({
+          ...transfer,
+          clientIp: anonymous?.clientIp ?? null,
+          // Given whole, the dashboard's search text spares the row two rewrites by the triggers of migration 0043
+          // (one for the files, one for the recipients). An anonymous transfer has none.
+          searchText: transfer.ownerId ? searchTextOf(transfer.name, files, recipients) : null,
+        });
         // Large transfers hold thousands of files: insert in slices below PostgreSQL's parameter limit.
         for (let i = 0; i < files.length; i += 1000)
           await tx.insert(transferFiles).values(files.slice(i, i + 1000));

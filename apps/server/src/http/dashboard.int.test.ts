@@ -184,6 +184,19 @@ describe('GET /api/transfer/transfers', () => {
     expect(await search('Mi')).toEqual([c.transferId]);
     expect(await search('pdf')).toEqual([c.transferId, a.transferId]);
     expect((await list(alice, { q: 'pdf' })).total).toBe(2);
+    // The search text each creation gives (sparing the triggers' rewrites) is the one the triggers would make.
+    expect(
+      await query(
+        ferry,
+        `SELECT id, search_text FROM transfers
+          WHERE owner_id IS NOT NULL AND search_text IS DISTINCT FROM ferry_transfer_search_text(id, name)`,
+      ),
+    ).toEqual([]);
+    expect(
+      (await query(ferry, 'SELECT count(*)::int AS n FROM transfers WHERE search_text IS NOT NULL'))[0],
+    ).toEqual({
+      n: 6,
+    });
     // A name, a file name and an address are each searched alone: nothing matches across two of them.
     expect(await search('photos\nbeach')).toEqual([]);
     expect(await search('photos beach')).toEqual([]);
