@@ -176,6 +176,15 @@ export const transferRecipients = pgTable(
   ],
 );
 
+/**
+ * The bytes each owner's stored transfers hold (those the quota counts: not expired, deleted or retained), kept by
+ * triggers on transfers (migration 0043), so a team's storage in use is a few rows' sum instead of all its transfers'.
+ */
+export const ownerStorage = pgTable('owner_storage', {
+  ownerId: text('owner_id').primaryKey(),
+  bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+});
+
 /** The 6-digit code an anonymous sender proves their address with (one live code per transfer). */
 export const senderVerifications = pgTable('sender_verifications', {
   transferId: text('transfer_id')

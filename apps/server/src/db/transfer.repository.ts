@@ -18,6 +18,7 @@ import type { Database } from './client.js';
 import {
   downloadSessions,
   downloads,
+  ownerStorage,
   transferEvents,
   transferFiles,
   transferRecipients,
@@ -324,11 +325,12 @@ export class PgTransferRepository implements TransferRepository {
 
   async storageUsed(teamId: string): Promise<number> {
     // A team is its manager's uid: the manager's transfers and those of every account managed by it.
+    // Each owner's running total (owner_storage, kept by triggers on transfers: migration 0043).
     const owners = sql`(SELECT ${users.id} FROM ${users} WHERE ${users.id} = ${teamId} OR ${users.managerId} = ${teamId})`;
     const [row] = await this.db
-      .select({ used: sql<string>`coalesce(sum(${transfers.totalSize}), 0)` })
-      .from(transfers)
-      .where(and(sql`${transfers.ownerId} IN ${owners}`, storedTransfer()));
+      .select({ used: sql<string>`coalesce(sum(${ownerStorage.bytes}), 0)` })
+      .from(ownerStorage)
+      .where(sql`${ownerStorage.ownerId} IN ${owners}`);
     return Number(row?.used ?? 0);
   }
 
@@ -409,7 +411,10 @@ export class PgTransferRepository implements TransferRepository {
   }
 }
 
-/** A transfer that takes storage: not expired, deleted or retained (its files are still kept). */
+/**
+ * A transfer that takes storage: not expired, deleted or retained (its files are still kept). The triggers keeping
+ * owner_storage (migration 0043) apply the same rule.
+ */
 function storedTransfer() {
   return and(isNull(transfers.expiredAt), sql`${transfers.status} NOT IN ('DELETED', 'RETAINED')`);
 }

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TransferDetail, TransferFilesAddResponse } from '@ferry/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SWEEP_UNFINISHED } from '../main.js';
 import { api, fetchBytes, randomFile, readZip, sha256, signedInAccount } from '../test/flows.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
@@ -49,6 +49,22 @@ beforeEach(async () => {
   await query(ferry, 'DELETE FROM transfers');
   await query(ferry, `UPDATE users SET plan_type = 'NONE', manager_id = NULL, permissions = '{}'`);
   sink.messages.length = 0;
+});
+// Every change made, each owner's running total of stored bytes (owner_storage, migration 0043) is what summing
+// their transfers gives.
+afterEach(async () => {
+  expect(
+    await query(
+      ferry,
+      `SELECT u.id, coalesce(s.bytes, 0) AS kept, coalesce(t.bytes, 0) AS summed
+         FROM users u
+         LEFT JOIN owner_storage s ON s.owner_id = u.id
+         LEFT JOIN (SELECT owner_id, sum(total_size) AS bytes FROM transfers
+                     WHERE expired_at IS NULL AND status NOT IN ('DELETED', 'RETAINED') GROUP BY owner_id) t
+           ON t.owner_id = u.id
+        WHERE coalesce(s.bytes, 0) <> coalesce(t.bytes, 0)`,
+    ),
+  ).toEqual([]);
 });
 afterAll(async () => {
   await ferry?.close();

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Permission, TransferDetail, TransferListItem, TransferListResponse } from '@ferry/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api, fetchBytes, randomFile, readZip, sha256, signedInAccount } from '../test/flows.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from '../test/smtp-sink.js';
@@ -51,6 +51,22 @@ beforeEach(async () => {
     `UPDATE users SET plan_type = 'NONE', manager_id = NULL, permissions = '{}', settings = '{}'`,
   );
   sink.messages.length = 0;
+});
+// Every change made, each owner's running total of stored bytes (owner_storage, migration 0043) is what summing
+// their transfers gives.
+afterEach(async () => {
+  expect(
+    await query(
+      ferry,
+      `SELECT u.id, coalesce(s.bytes, 0) AS kept, coalesce(t.bytes, 0) AS summed
+         FROM users u
+         LEFT JOIN owner_storage s ON s.owner_id = u.id
+         LEFT JOIN (SELECT owner_id, sum(total_size) AS bytes FROM transfers
+                     WHERE expired_at IS NULL AND status NOT IN ('DELETED', 'RETAINED') GROUP BY owner_id) t
+           ON t.owner_id = u.id
+        WHERE coalesce(s.bytes, 0) <> coalesce(t.bytes, 0)`,
+    ),
+  ).toEqual([]);
 });
 afterAll(async () => {
   await ferry?.close();
