@@ -51,8 +51,16 @@ beforeEach(async () => {
   sink.messages.length = 0;
 });
 // Every change made, each owner's running total of stored bytes (owner_storage, migration 0043) is what summing
-// their transfers gives.
+// their transfers gives, and each owned transfer's search text what its rows make.
 afterEach(async () => {
+  expect(
+    await query(
+      ferry,
+      `SELECT id, search_text FROM transfers
+        WHERE search_text IS DISTINCT FROM
+              CASE WHEN owner_id IS NULL THEN NULL ELSE ferry_transfer_search_text(id, name) END`,
+    ),
+  ).toEqual([]);
   expect(
     await query(
       ferry,
