@@ -19,10 +19,12 @@ export interface TransferListFilter {
   /** A case-insensitive substring, matched with ILIKE (pg_trgm indexes). */
   q?: string;
   /**
-   * Sent transfers that may match `q`, when {@link DashboardRepository.searchCandidates} found few: the sent
-   * side then reads only these instead of testing every transfer of the owner.
+   * The owners' transfers matching `q` and the other filters, found by {@link DashboardRepository.searchCandidates}:
+   * their ids when there are at most its cap (the page then reads only these, and they are the count), or `more`
+   * (the page walks the owners' transfers in sort order, testing each; the count is past the cap). Absent or null:
+   * not looked up (each transfer's name, files and recipients are tested).
    */
-  sentCandidates?: string[] | null;
+  sentMatches?: readonly string[] | 'more' | null;
   type?: TransferType;
   statuses?: TransferStatus[];
   sort: TransferListSort;
@@ -111,6 +113,22 @@ function containing(q: string): string {
   return `%${q.replace(/[\\%_]/g, '\\$&')}%`;
 }
 
+/** `q` can be looked up in `search_text`: it holds no newline (the separator of the text's parts). */
+function searchable(q: string): boolean {
+  return !q.includes('\n');
+}
+
+/**
+ * `t.search_text` contains `q`: a short `q` is first looked up by its gram (the short-gram index), then checked
+ * with ILIKE as a long one is (the index only narrows).
+ */
+function textMatches(q: string): SQL {
+  const p = containing(q);
+  return [...q].length < 3
+    ? sql`t.search_text IS NOT NULL AND ferry_short_grams(t.search_text) @> ARRAY[lower(${q})] AND t.search_text ILIKE ${p}`
+    : sql`t.search_text IS NOT NULL AND t.search_text ILIKE ${p}`;
+}
+
 /**
  * `owner_id` is one of `ownerIds`: a plain equality for one owner (the keyset index of migration 0012 serves it),
  * ANY for a team's accounts.
@@ -186,12 +204,21 @@ export class DashboardRepository {
     }));
   }
 
-  /** How many transfers match the filter, counting at most `cap + 1` per direction. */
+  /**
+   * How many transfers match the filter, counting at most `cap + 1` per direction. `sentMatches`, when looked up,
+   * must have been with the same cap: then it is the sent side's count.
+   */
   async count(filter: TransferListFilter, cap: number): Promise<number> {
-    const { rows: own } = await this.db.execute(
-      sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM transfers t WHERE ${this.sentWhere(filter)} LIMIT ${cap + 1}) s`,
-    );
-    let total = (own[0] as { n: number }).n;
+    let total: number;
+    if (filter.q && filter.sentMatches === 'more') total = cap + 1;
+    else if (filter.q && Array.isArray(filter.sentMatches))
+      total = Math.min(filter.sentMatches.length, cap + 1);
+    else {
+      const { rows: own } = await this.db.execute(
+        sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM transfers t WHERE ${this.sentWhere(filter)} LIMIT ${cap + 1}) s`,
+      );
+      total = (own[0] as { n: number }).n;
+    }
     if (filter.direction !== 'sent' && filter.email !== null) {
       const { rows } = await this.db.execute(
         sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM transfer_recipients rr JOIN transfers t ON t.id = rr.transfer_id
@@ -210,47 +237,42 @@ export class DashboardRepository {
   }
 
   /**
-   * The owner's transfers whose name, or any transfer's file names or recipients, contain `q`, found through the
-   * trigram indexes (three characters or more) or the short-gram indexes (one or two: ferry_short_grams, migration
-   * 0041); null when one of the three matches more than `cap` rows (a common word: walking the owner's transfers in
-   * sort order finds a page sooner).
+   * The owners' own transfers (the list's sent side, with its direction, type and status) that match `q`: their
+   * ids when there are at most `cap`, else `more`; null when `q` cannot be looked up in the search text (it holds
+   * a newline, the text's separator). One column is tested (`search_text`: the name, file names and recipients'
+   * addresses, migration 0043), through its trigram index (three characters or more) or its short-gram index (one
+   * or two: ferry_short_grams, migration 0041).
    */
-  async searchCandidates(ownerIds: readonly string[], q: string, cap = 2000): Promise<string[] | null> {
-    if (q.length === 0) return null;
-    const p = containing(q);
-    // A short term is looked up by its gram, then checked with ILIKE as a long one is (the index only narrows).
-    const matches = (column: SQL) =>
-      [...q].length < 3
-        ? sql`ferry_short_grams(${column}) @> ARRAY[lower(${q})] AND ${column} ILIKE ${p}`
-        : sql`${column} ILIKE ${p}`;
+  async searchCandidates(filter: TransferListFilter, cap: number): Promise<string[] | 'more' | null> {
+    if (!filter.q || !searchable(filter.q)) return null;
     const { rows } = await this.db.execute(sql`
-      SELECT 'n' AS src, id FROM (SELECT id FROM transfers WHERE ${owned(ownerIds)} AND ${matches(sql.raw('name'))} LIMIT ${cap + 1}) n
-      UNION ALL
-      SELECT 'f', id FROM (SELECT transfer_id AS id FROM transfer_files WHERE ${matches(sql.raw('name'))} LIMIT ${cap + 1}) f
-      UNION ALL
-      SELECT 'r', id FROM (SELECT transfer_id AS id FROM transfer_recipients WHERE ${matches(sql.raw('email'))} LIMIT ${cap + 1}) r`);
-    const found = rows as Array<{ src: string; id: string }>;
-    for (const src of ['n', 'f', 'r']) if (found.filter((r) => r.src === src).length > cap) return null;
-    return [...new Set(found.map((r) => r.id))];
+      SELECT t.id FROM transfers t WHERE ${this.sentBase(filter)} AND ${textMatches(filter.q)} LIMIT ${cap + 1}`);
+    return rows.length > cap ? 'more' : (rows as Array<{ id: string }>).map((r) => r.id);
   }
 
-  /** The user's own transfers (`sent`, and received S3 ones, by `direction`). */
-  private sentWhere(filter: TransferListFilter): SQL {
+  /** The owners' transfers on the list's sent side (`sent`, and their received S3 ones, by `direction`). */
+  private sentBase(filter: TransferListFilter): SQL {
     const side =
       filter.direction === 'sent'
         ? sql`AND t.type <> 'S3'`
         : filter.direction === 'received'
           ? sql`AND t.type = 'S3'`
           : sql``;
-    if (filter.q && filter.sentCandidates)
-      return sql`${owned(filter.ownerIds, 't.')} AND t.id = ANY(${sql.param(filter.sentCandidates)}::text[])
-        ${side} ${this.common(filter)}`;
-    const search = filter.q
-      ? sql`AND (t.name ILIKE ${containing(filter.q)}
+    return sql`${owned(filter.ownerIds, 't.')} ${side} ${this.common(filter)}`;
+  }
+
+  /** The user's own transfers (`sent`, and received S3 ones, by `direction`) matching `q`. */
+  private sentWhere(filter: TransferListFilter): SQL {
+    const base = this.sentBase(filter);
+    if (!filter.q) return base;
+    const matches = filter.sentMatches;
+    if (Array.isArray(matches)) return sql`${base} AND t.id = ANY(${sql.param([...matches])}::text[])`;
+    // Many matches: a plain column test, so the owner's keyset index is walked in order and stops at the page.
+    if (matches === 'more' && searchable(filter.q))
+      return sql`${base} AND t.search_text ILIKE ${containing(filter.q)}`;
+    return sql`${base} AND (t.name ILIKE ${containing(filter.q)}
           OR EXISTS (SELECT 1 FROM transfer_files f WHERE f.transfer_id = t.id AND f.name ILIKE ${containing(filter.q)})
-          OR EXISTS (SELECT 1 FROM transfer_recipients r WHERE r.transfer_id = t.id AND r.email ILIKE ${containing(filter.q)}))`
-      : sql``;
-    return sql`${owned(filter.ownerIds, 't.')} ${side} ${this.common(filter)} ${search}`;
+          OR EXISTS (SELECT 1 FROM transfer_recipients r WHERE r.transfer_id = t.id AND r.email ILIKE ${containing(filter.q)}))`;
   }
 
   /** S1 transfers that went out to the address, except the user's own (those are `sent`). */

@@ -102,6 +102,12 @@ export const transfers = pgTable(
     availableFrom: ts('available_from'),
     /** Spec §3 transfer form `customization`: this transfer's download page colours and wallpaper. */
     customization: jsonb('customization').$type<Record<string, unknown>>(),
+    /**
+     * What the dashboard's search (`q`) looks in, kept by triggers (migration 0043): the name, then each file's
+     * name and each recipient's address, one per line (a search holding no newline cannot match across two).
+     * Null while the transfer has no owner (no dashboard lists it).
+     */
+    searchText: text('search_text'),
   },
   (t) => [
     uniqueIndex('transfers_custom_link_idx').on(sql`lower(${t.customLink})`),
@@ -119,10 +125,14 @@ export const transfers = pgTable(
     index('transfers_owner_expires_id_idx').on(t.ownerId, t.expiresAt, t.id),
     index('transfers_owner_size_id_idx').on(t.ownerId, t.totalSize, t.id),
     index('transfers_owner_name_id_idx').on(t.ownerId, sql`coalesce(lower(${t.name}), '')`, t.id),
-    // Substring search (ILIKE '%…%') by name, with pg_trgm.
-    index('transfers_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    // The dashboard's search (ILIKE '%…%' on search_text), with pg_trgm…
+    index('transfers_search_trgm_idx')
+      .using('gin', t.searchText.op('gin_trgm_ops'))
+      .where(sql`${t.searchText} IS NOT NULL`),
     // …and searches of one or two characters, which trigrams cannot serve (ferry_short_grams, migration 0041).
-    index('transfers_name_grams_idx').using('gin', sql`ferry_short_grams(${t.name})`),
+    index('transfers_search_grams_idx')
+      .using('gin', sql`ferry_short_grams(${t.searchText})`)
+      .where(sql`${t.searchText} IS NOT NULL`),
     // Counts by status and type without reading the rows.
     index('transfers_owner_status_idx').on(t.ownerId, t.status, t.type),
     // Clones whose copy job a crash lost (the hourly sweep queues them again).
@@ -160,10 +170,17 @@ export const transferRecipients = pgTable(
     uniqueIndex('transfer_recipients_secret_idx').on(t.secretHash),
     /** Transfers received by an address (the dashboard's `received`). */
     index('transfer_recipients_address_idx').on(sql`lower(${t.email})`),
-    index('transfer_recipients_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
-    index('transfer_recipients_email_grams_idx').using('gin', sql`ferry_short_grams(${t.email})`),
   ],
 );
+
+/**
+ * The bytes each owner's stored transfers hold (those the quota counts: not expired, deleted or retained), kept by
+ * triggers on transfers (migration 0043), so a team's storage in use is a few rows' sum instead of all its transfers'.
+ */
+export const ownerStorage = pgTable('owner_storage', {
+  ownerId: text('owner_id').primaryKey(),
+  bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+});
 
 /** The 6-digit code an anonymous sender proves their address with (one live code per transfer). */
 export const senderVerifications = pgTable('sender_verifications', {
@@ -217,8 +234,6 @@ export const transferFiles = pgTable(
     primaryKey({ columns: [t.transferId, t.id] }),
     // The scans still to do (requeued by the hourly sweep after a long clamd outage).
     index('transfer_files_scan_pending_idx').on(t.transferId).where(sql`scan_status = 'pending'`),
-    index('transfer_files_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
-    index('transfer_files_name_grams_idx').using('gin', sql`ferry_short_grams(${t.name})`),
   ],
 );
 

@@ -16,7 +16,30 @@ import {
 } from '../services/ports.js';
 import type { Database } from './client.js';
 import { runPrepared } from './prepared.js';
-import { downloads, transferEvents, transferFiles, transferRecipients, transfers, users } from './schema.js';
+import {
+  downloads,
+  ownerStorage,
+  transferEvents,
+  transferFiles,
+  transferRecipients,
+  transfers,
+  users,
+} from './schema.js';
+
+/**
+ * A new transfer's search text for the dashboard (transfers.search_text): its name, then each file's name and each
+ * recipient's address, one per line — what ferry_transfer_search_text (migration 0043) makes of the same rows.
+ */
+export function searchTextOf(
+  name: string | null,
+  files: ReadonlyArray<{ name: string; position: number }>,
+  recipients: ReadonlyArray<{ email: string }>,
+): string {
+  const parts = [name ?? ''];
+  for (const f of [...files].sort((a, b) => a.position - b.position)) parts.push(f.name);
+  for (const r of recipients) parts.push(r.email);
+  return parts.join('\n');
+}
 
 export class PgTransferRepository implements TransferRepository {
   constructor(private readonly db: Database) {}
@@ -33,6 +56,9 @@ export class PgTransferRepository implements TransferRepository {
     // transfer (migration 0042): no lock is held across round trips, so creations from one address do not queue.
     const row = {
       ...transfer,
+      // Given whole, the dashboard's search text spares the row two rewrites by the triggers of migration 0043
+      // (one for the files, one for the recipients). An anonymous transfer has none.
+      searchText: transfer.ownerId ? searchTextOf(transfer.name, files, recipients) : null,
       clientIp: anonymous
         ? sql`ferry_reserve_pending(${anonymous.clientIp}, ${transfer.totalSize}, ${anonymous.maxPendingBytes})`
         : null,
@@ -321,11 +347,12 @@ export class PgTransferRepository implements TransferRepository {
 
   async storageUsed(teamId: string): Promise<number> {
     // A team is its manager's uid: the manager's transfers and those of every account managed by it.
+    // Each owner's running total (owner_storage, kept by triggers on transfers: migration 0043).
     const owners = sql`(SELECT ${users.id} FROM ${users} WHERE ${users.id} = ${teamId} OR ${users.managerId} = ${teamId})`;
     const [row] = await this.db
-      .select({ used: sql<string>`coalesce(sum(${transfers.totalSize}), 0)` })
-      .from(transfers)
-      .where(and(sql`${transfers.ownerId} IN ${owners}`, storedTransfer()));
+      .select({ used: sql<string>`coalesce(sum(${ownerStorage.bytes}), 0)` })
+      .from(ownerStorage)
+      .where(sql`${ownerStorage.ownerId} IN ${owners}`);
     return Number(row?.used ?? 0);
   }
 
@@ -406,7 +433,10 @@ export class PgTransferRepository implements TransferRepository {
   }
 }
 
-/** A transfer that takes storage: not expired, deleted or retained (its files are still kept). */
+/**
+ * A transfer that takes storage: not expired, deleted or retained (its files are still kept). The triggers keeping
+ * owner_storage (migration 0043) apply the same rule.
+ */
 function storedTransfer() {
   return and(isNull(transfers.expiredAt), sql`${transfers.status} NOT IN ('DELETED', 'RETAINED')`);
 }

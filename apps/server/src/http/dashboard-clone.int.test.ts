@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TransferDetail, TransferFilesAddResponse } from '@ferry/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SWEEP_UNFINISHED } from '../main.js';
 import { api, fetchBytes, randomFile, readZip, sha256, signedInAccount } from '../test/flows.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
@@ -49,6 +49,30 @@ beforeEach(async () => {
   await query(ferry, 'DELETE FROM transfers');
   await query(ferry, `UPDATE users SET plan_type = 'NONE', manager_id = NULL, permissions = '{}'`);
   sink.messages.length = 0;
+});
+// Every change made, each owner's running total of stored bytes (owner_storage, migration 0043) is what summing
+// their transfers gives, and each owned transfer's search text what its rows make.
+afterEach(async () => {
+  expect(
+    await query(
+      ferry,
+      `SELECT id, search_text FROM transfers
+        WHERE search_text IS DISTINCT FROM
+              CASE WHEN owner_id IS NULL THEN NULL ELSE ferry_transfer_search_text(id, name) END`,
+    ),
+  ).toEqual([]);
+  expect(
+    await query(
+      ferry,
+      `SELECT u.id, coalesce(s.bytes, 0) AS kept, coalesce(t.bytes, 0) AS summed
+         FROM users u
+         LEFT JOIN owner_storage s ON s.owner_id = u.id
+         LEFT JOIN (SELECT owner_id, sum(total_size) AS bytes FROM transfers
+                     WHERE expired_at IS NULL AND status NOT IN ('DELETED', 'RETAINED') GROUP BY owner_id) t
+           ON t.owner_id = u.id
+        WHERE coalesce(s.bytes, 0) <> coalesce(t.bytes, 0)`,
+    ),
+  ).toEqual([]);
 });
 afterAll(async () => {
   await ferry?.close();
@@ -391,6 +415,12 @@ async function announce(
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as TransferFilesAddResponse;
 }
+/** The ids the dashboard's list gives for the search `q`. */
+async function searched(who: Account, q: string): Promise<string[]> {
+  const res = await call(who, 'GET', `/api/transfer/transfers?${new URLSearchParams({ q })}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.items.map((i: { id: string }) => i.id);
+}
 const completeAddition = (who: Account | null, id: string, additionId: string, body: unknown) =>
   call(who, 'POST', T(id, `/additions/${additionId}/complete`), body);
 
@@ -442,6 +472,8 @@ describe('POST /api/transfer/transfers/{id}/files', () => {
     ]);
     const zipBefore = await readZip((await fetchBytes((await link(source.transferId, bobs)).body.url)).data);
     expect([...zipBefore.keys()]).toEqual(['a.txt']);
+    // Nor does the dashboard's search, until the files join.
+    expect(await searched(alice, 'c.txt')).toEqual([]);
 
     const completed = await completeAddition(alice, source.transferId, added.additionId, {
       files: [
@@ -476,6 +508,10 @@ describe('POST /api/transfer/transfers/{id}/files', () => {
     expect(
       (await completeAddition(alice, source.transferId, added.additionId, { files: [{ id: b!.id }] })).status,
     ).toBe(200);
+    // The search finds the transfer by an added file's name, with three characters or fewer too.
+    expect(await searched(alice, 'c.txt')).toEqual([source.transferId]);
+    expect(await searched(alice, 'B.B')).toEqual([source.transferId]);
+    expect(await searched(alice, 'c.')).toEqual([source.transferId]);
 
     // The recipient is told, with their own personal link, about the new files only.
     const mail = await sink.waitFor(to(bob.email));

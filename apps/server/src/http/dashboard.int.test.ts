@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Permission, TransferDetail, TransferListItem, TransferListResponse } from '@ferry/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api, fetchBytes, randomFile, readZip, sha256, signedInAccount } from '../test/flows.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from '../test/smtp-sink.js';
@@ -51,6 +51,30 @@ beforeEach(async () => {
     `UPDATE users SET plan_type = 'NONE', manager_id = NULL, permissions = '{}', settings = '{}'`,
   );
   sink.messages.length = 0;
+});
+// Every change made, each owner's running total of stored bytes (owner_storage, migration 0043) is what summing
+// their transfers gives, and each owned transfer's search text what its rows make.
+afterEach(async () => {
+  expect(
+    await query(
+      ferry,
+      `SELECT id, search_text FROM transfers
+        WHERE search_text IS DISTINCT FROM
+              CASE WHEN owner_id IS NULL THEN NULL ELSE ferry_transfer_search_text(id, name) END`,
+    ),
+  ).toEqual([]);
+  expect(
+    await query(
+      ferry,
+      `SELECT u.id, coalesce(s.bytes, 0) AS kept, coalesce(t.bytes, 0) AS summed
+         FROM users u
+         LEFT JOIN owner_storage s ON s.owner_id = u.id
+         LEFT JOIN (SELECT owner_id, sum(total_size) AS bytes FROM transfers
+                     WHERE expired_at IS NULL AND status NOT IN ('DELETED', 'RETAINED') GROUP BY owner_id) t
+           ON t.owner_id = u.id
+        WHERE coalesce(s.bytes, 0) <> coalesce(t.bytes, 0)`,
+    ),
+  ).toEqual([]);
 });
 afterAll(async () => {
   await ferry?.close();
@@ -184,6 +208,23 @@ describe('GET /api/transfer/transfers', () => {
     expect(await search('Mi')).toEqual([c.transferId]);
     expect(await search('pdf')).toEqual([c.transferId, a.transferId]);
     expect((await list(alice, { q: 'pdf' })).total).toBe(2);
+    // The search text each creation gives (sparing the triggers' rewrites) is the one the triggers would make.
+    expect(
+      await query(
+        ferry,
+        `SELECT id, search_text FROM transfers
+          WHERE owner_id IS NOT NULL AND search_text IS DISTINCT FROM ferry_transfer_search_text(id, name)`,
+      ),
+    ).toEqual([]);
+    expect(
+      (await query(ferry, 'SELECT count(*)::int AS n FROM transfers WHERE search_text IS NOT NULL'))[0],
+    ).toEqual({
+      n: 6,
+    });
+    // A name, a file name and an address are each searched alone: nothing matches across two of them.
+    expect(await search('photos\nbeach')).toEqual([]);
+    expect(await search('photos beach')).toEqual([]);
+    expect(await search('s\nb')).toEqual([]);
     // Filters.
     expect(ids(await list(alice, { type: 'S1' }))).toEqual([b.transferId]);
     expect(ids(await list(alice, { status: 'UPLOADING' }))).toEqual([d.transferId]);
@@ -402,6 +443,9 @@ describe('dashboard actions', () => {
       { type: 'RENAMED', actor: `user:${alice.uid}`, data: { from: 'Old name', to: 'New name' } },
     ]);
     expect((await info(t.transferId)).body.name).toBe('New name');
+    // The search finds it by its new name only.
+    expect(ids(await list(alice, { q: 'old name' }))).toEqual([]);
+    expect(ids(await list(alice, { q: 'new name' }))).toEqual([t.transferId]);
     // The same name again changes nothing; an empty one removes it.
     await call(alice, 'PATCH', T(t.transferId), { name: 'New name' });
     expect((await events(t.transferId)).filter((e) => e.type === 'RENAMED')).toHaveLength(1);
@@ -462,6 +506,7 @@ describe('dashboard actions', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.recipients.map((r: { email: string }) => r.email)).toEqual([bob.email, erin]);
+    expect(ids(await list(alice, { q: 'ERIN@' }))).toEqual([t.transferId]);
     expect(await lastEvents(t.transferId, 1)).toEqual([
       { type: 'RECIPIENT_ADDED', actor: `user:${alice.uid}`, data: { email: erin, mailed: true } },
     ]);
@@ -520,6 +565,9 @@ describe('dashboard actions', () => {
     );
     expect(res.status).toBe(200);
     expect(res.body.recipients.map((r: { email: string }) => r.email)).toEqual([bob.email]);
+    // The search no longer finds the transfer by the removed address; by the other one it does.
+    expect(ids(await list(alice, { q: 'carol@' }))).toEqual([]);
+    expect(ids(await list(alice, { q: bob.email.slice(0, 5) }))).toEqual([t.transferId]);
     expect(await lastEvents(t.transferId, 1)).toEqual([
       { type: 'RECIPIENT_REMOVED', actor: `user:${alice.uid}`, data: { email: carol } },
     ]);
@@ -735,6 +783,8 @@ describe('dashboard actions', () => {
       },
     ]);
     expect((await link(t.transferId, { fileId: t.fileIds[0]! })).body.fileName).toBe('final.txt');
+    expect(ids(await list(alice, { q: 'draft.' }))).toEqual([]);
+    expect(ids(await list(alice, { q: 'final.' }))).toEqual([t.transferId]);
     const moved = await call(alice, 'PATCH', T(t.transferId, `/files/${t.fileIds[1]}`), { name: 'y.txt' });
     expect(moved.body.files[1]).toMatchObject({ name: 'y.txt', relativePath: 'folder/y.txt' });
     for (const [name, key] of [
@@ -774,6 +824,8 @@ describe('dashboard actions', () => {
     const zip = await readZip((await fetchBytes((await link(t.transferId)).body.url)).data);
     expect([...zip.keys()]).toEqual(['stays.txt']);
     expect((await link(t.transferId, { fileId: t.fileIds[0]! })).body.codes).toEqual(['FILE_NOT_FOUND']);
+    expect(ids(await list(alice, { q: 'gone' }))).toEqual([]);
+    expect(ids(await list(alice, { q: 'stays' }))).toEqual([t.transferId]);
     expect((await call(alice, 'DELETE', T(t.transferId, `/files/${t.fileIds[1]}`))).body).toMatchObject({
       status: 409,
       codes: ['CONFLICT'],

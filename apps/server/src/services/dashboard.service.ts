@@ -11,7 +11,7 @@ import {
   transferStatusLabel,
 } from '@ferry/core';
 import type { UserRecord } from '../db/account.repository.js';
-import type { DashboardRepository } from '../db/dashboard.repository.js';
+import type { DashboardRepository, TransferListFilter } from '../db/dashboard.repository.js';
 import type { PgAdditionRepository } from '../db/dashboard-additions.repository.js';
 import type { Authenticated } from './auth.service.js';
 import { type DashboardAccess, type DashboardContext, signedIn } from './dashboard-access.js';
@@ -48,7 +48,7 @@ export class DashboardService {
   ): Promise<TransferListResponse> {
     const user = signedIn(auth);
     const query = TransferListQuery.parse(input);
-    const filter = {
+    const filter: TransferListFilter = {
       ownerIds: [user.id],
       email: user.email.toLowerCase(),
       direction: query.direction,
@@ -58,15 +58,13 @@ export class DashboardService {
       sort: query.sort,
       dir: query.dir,
       after: query.cursor ? readCursor(query.cursor, query.sort, query.dir) : undefined,
-      sentCandidates:
-        query.q && query.direction !== 'received'
-          ? await this.repo.searchCandidates([user.id], query.q)
-          : null,
     };
+    const cap = transferListTotalCap(query.q);
+    // With the count's cap: the matches found are the sent side's count too.
+    if (query.q) filter.sentMatches = await this.repo.searchCandidates(filter, cap);
     const rows = await this.repo.list(filter, query.limit + 1);
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
-    const cap = transferListTotalCap(query.q);
     const total = await this.repo.count(filter, cap);
     const files = query.withFiles ? await this.repo.filesOf(page.map((r) => r.id)) : null;
     const now = this.now().getTime();

@@ -9,7 +9,7 @@ import {
   transferListTotalCap,
 } from '@ferry/core';
 import type { PgAccountRepository, UserRecord } from '../db/account.repository.js';
-import type { DashboardRepository } from '../db/dashboard.repository.js';
+import type { DashboardRepository, TransferListFilter } from '../db/dashboard.repository.js';
 import type { PgTeamRepository } from '../db/team.repository.js';
 import type { PgTeamMembersRepository } from '../db/team-members.repository.js';
 import { AppError } from './app-error.js';
@@ -86,7 +86,7 @@ export class TeamAdminService {
     const owners = query.member ? team.filter((a) => a.id === query.member) : team;
     if (owners.length === 0) throw new AppError('NOT_FOUND', 'No such member in this team.');
     const ownerIds = owners.map((a) => a.id);
-    const filter = {
+    const filter: TransferListFilter = {
       ownerIds,
       email: null,
       q: query.q,
@@ -95,12 +95,13 @@ export class TeamAdminService {
       sort: query.sort,
       dir: query.dir,
       after: query.cursor ? readCursor(query.cursor, query.sort, query.dir) : undefined,
-      sentCandidates: query.q ? await this.list.searchCandidates(ownerIds, query.q) : null,
     };
+    const cap = transferListTotalCap(query.q);
+    // With the count's cap: the matches found are the count too.
+    if (query.q) filter.sentMatches = await this.list.searchCandidates(filter, cap);
     const rows = await this.list.list(filter, query.limit + 1);
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
-    const cap = transferListTotalCap(query.q);
     const total = await this.list.count(filter, cap);
     const emails = new Map(owners.map((a) => [a.id, a.email]));
     const firstFiles = await this.list.firstFileNames(page.map((r) => r.id));
