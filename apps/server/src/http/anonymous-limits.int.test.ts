@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, randomFile, sha256 } from '../test/flows.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
+import { runningTotalsDrift } from '../test/running-totals.js';
 import { TusTestClient } from '../test/tus-client.js';
 
 /**
@@ -21,6 +22,10 @@ beforeAll(async () => {
   };
   a = await startTestFerry({ env });
   b = await startTestFerry({ env, databaseUrl: a.databaseUrl });
+});
+// Whatever a test did, each address's running total is the sum over its unfinished transfers.
+afterEach(async () => {
+  expect(await runningTotalsDrift(a)).toEqual({ searchText: [], storage: [], pending: [] });
 });
 afterAll(async () => {
   await b?.close();

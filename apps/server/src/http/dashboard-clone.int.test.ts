@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { SWEEP_UNFINISHED } from '../main.js';
 import { api, fetchBytes, randomFile, readZip, sha256, signedInAccount } from '../test/flows.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
+import { runningTotalsDrift } from '../test/running-totals.js';
 import { startTestS3, type TestS3 } from '../test/s3rver.js';
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from '../test/smtp-sink.js';
 import { TusTestClient } from '../test/tus-client.js';
@@ -50,29 +51,9 @@ beforeEach(async () => {
   await query(ferry, `UPDATE users SET plan_type = 'NONE', manager_id = NULL, permissions = '{}'`);
   sink.messages.length = 0;
 });
-// Every change made, each owner's running total of stored bytes (owner_storage, migration 0043) is what summing
-// their transfers gives, and each owned transfer's search text what its rows make.
+// Every change made, the running totals the triggers keep (search texts, stored and pending bytes) agree with the rows.
 afterEach(async () => {
-  expect(
-    await query(
-      ferry,
-      `SELECT id, search_text FROM transfers
-        WHERE search_text IS DISTINCT FROM
-              CASE WHEN owner_id IS NULL THEN NULL ELSE ferry_transfer_search_text(id, name) END`,
-    ),
-  ).toEqual([]);
-  expect(
-    await query(
-      ferry,
-      `SELECT u.id, coalesce(s.bytes, 0) AS kept, coalesce(t.bytes, 0) AS summed
-         FROM users u
-         LEFT JOIN owner_storage s ON s.owner_id = u.id
-         LEFT JOIN (SELECT owner_id, sum(total_size) AS bytes FROM transfers
-                     WHERE expired_at IS NULL AND status NOT IN ('DELETED', 'RETAINED') GROUP BY owner_id) t
-           ON t.owner_id = u.id
-        WHERE coalesce(s.bytes, 0) <> coalesce(t.bytes, 0)`,
-    ),
-  ).toEqual([]);
+  expect(await runningTotalsDrift(ferry)).toEqual({ searchText: [], storage: [], pending: [] });
 });
 afterAll(async () => {
   await ferry?.close();

@@ -4,6 +4,7 @@ import type { Permission, TransferDetail, TransferListItem, TransferListResponse
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api, fetchBytes, randomFile, readZip, sha256, signedInAccount } from '../test/flows.js';
 import { query, startTestFerry, type TestFerry } from '../test/harness.js';
+import { runningTotalsDrift } from '../test/running-totals.js';
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from '../test/smtp-sink.js';
 import { TusTestClient } from '../test/tus-client.js';
 
@@ -52,29 +53,9 @@ beforeEach(async () => {
   );
   sink.messages.length = 0;
 });
-// Every change made, each owner's running total of stored bytes (owner_storage, migration 0043) is what summing
-// their transfers gives, and each owned transfer's search text what its rows make.
+// Every change made, the running totals the triggers keep (search texts, stored and pending bytes) agree with the rows.
 afterEach(async () => {
-  expect(
-    await query(
-      ferry,
-      `SELECT id, search_text FROM transfers
-        WHERE search_text IS DISTINCT FROM
-              CASE WHEN owner_id IS NULL THEN NULL ELSE ferry_transfer_search_text(id, name) END`,
-    ),
-  ).toEqual([]);
-  expect(
-    await query(
-      ferry,
-      `SELECT u.id, coalesce(s.bytes, 0) AS kept, coalesce(t.bytes, 0) AS summed
-         FROM users u
-         LEFT JOIN owner_storage s ON s.owner_id = u.id
-         LEFT JOIN (SELECT owner_id, sum(total_size) AS bytes FROM transfers
-                     WHERE expired_at IS NULL AND status NOT IN ('DELETED', 'RETAINED') GROUP BY owner_id) t
-           ON t.owner_id = u.id
-        WHERE coalesce(s.bytes, 0) <> coalesce(t.bytes, 0)`,
-    ),
-  ).toEqual([]);
+  expect(await runningTotalsDrift(ferry)).toEqual({ searchText: [], storage: [], pending: [] });
 });
 afterAll(async () => {
   await ferry?.close();
